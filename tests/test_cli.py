@@ -65,14 +65,16 @@ def test_hand_edit_makes_check_fail_with_diff(
 ) -> None:
     target = project / "generated/python/nano_agent/dataclass_models.py"
     target.write_text(
-        target.read_text(encoding="utf-8").replace("class Usage:", "class Usage:  # tweaked"),
+        target.read_text(encoding="utf-8").replace(
+            "class Usage(_Record):", "class Usage(_Record):  # tweaked"
+        ),
         encoding="utf-8",
     )
     assert run(project, "check") == 1
     captured = capsys.readouterr()
     assert "--- a/python/nano_agent/dataclass_models.py" in captured.out
-    assert "-class Usage:  # tweaked" in captured.out
-    assert "+class Usage:" in captured.out
+    assert "-class Usage(_Record):  # tweaked" in captured.out
+    assert "+class Usage(_Record):" in captured.out
     assert "differ from the schemas" in captured.err
 
 

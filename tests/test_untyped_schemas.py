@@ -142,7 +142,7 @@ def test_values_of_the_implied_type_are_still_checked(consumed: Path) -> None:
 
 def test_the_types_say_what_is_accepted(consumed: Path) -> None:
     text = (consumed / "generated" / "python" / "plugin" / "dataclass_models.py").read_text()
-    assert "class PermissionObject:" in text and "class PluginObject:" in text
+    assert "class PermissionObject(_Record):" in text and "class PluginObject(_Record):" in text
     assert (
         "Permission: TypeAlias = PermissionObject | list[JSONValue] | str | float | bool | None"
         in text

@@ -62,10 +62,16 @@ def test_check_passes_then_fails_on_edit_schema_change_and_absence(
     assert "unchanged" in capsys.readouterr().out
 
     original = dest.read_text(encoding="utf-8")
-    dest.write_text(original.replace("class Usage:", "class Usage:  # tweaked"), encoding="utf-8")
+    dest.write_text(
+        original.replace("class Usage(_Record):", "class Usage(_Record):  # tweaked"),
+        encoding="utf-8",
+    )
     assert run(project, *args, "--check") == 1
     captured = capsys.readouterr()
-    assert "-class Usage:  # tweaked" in captured.out and "+class Usage:" in captured.out
+    assert (
+        "-class Usage(_Record):  # tweaked" in captured.out
+        and "+class Usage(_Record):" in captured.out
+    )
     assert "differs from the schema" in captured.err
 
     dest.write_text(original, encoding="utf-8")
@@ -83,13 +89,15 @@ def test_check_passes_then_fails_on_edit_schema_change_and_absence(
 def test_vendor_does_not_trust_generated(project: Path, tmp_path: Path) -> None:
     generated = project / "generated/python/nano_agent/dataclass_models.py"
     generated.write_text(
-        generated.read_text(encoding="utf-8").replace("class Usage:", "class Usage:  # stale"),
+        generated.read_text(encoding="utf-8").replace(
+            "class Usage(_Record):", "class Usage(_Record):  # stale"
+        ),
         encoding="utf-8",
     )
     dest = tmp_path / "models.py"
     assert run(project, "vendor", "nano_agent", "--flavor", "dataclasses", "--dest", str(dest)) == 0
     text = dest.read_text(encoding="utf-8")
-    assert "class Usage:\n" in text and "# stale" not in text
+    assert "class Usage(_Record):\n" in text and "# stale" not in text
 
 
 @pytest.mark.parametrize(

@@ -64,7 +64,7 @@ PYTHON_MODULE_NAMES = frozenset(
         "Omittable", "ContextVar", "Iterable", "TYPE_CHECKING", "AfterValidator",
         "TypeAliasType",
         # definitions of the shared runtime
-        "DecodeError", "JSONValue", "_T", "_Model", "_SpelledModel", "_CheckedModel", "_Wire",
+        "DecodeError", "JSONValue", "_T", "_Model", "_Record", "_SpelledModel", "_CheckedModel", "_Wire",
         "_SetAside", "_FreeForm", "_Dumped",
         "_Building", "_Omittable", "_Float", "_Int", "_NotANumber", "_Adapter", "_MaybeTooDeep", "from_json",
         "VERSION", "_DEEP",

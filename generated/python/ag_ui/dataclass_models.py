@@ -34,7 +34,7 @@ from ._runtime import (
     _list,
     _literal,
     _object,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _tag,
@@ -366,7 +366,7 @@ class UnknownResumeStatus:
 
 
 @dataclass(frozen=False, slots=True)
-class RunAgentInput:
+class RunAgentInput(_Record):
     """The main input structure for running agents."""
 
     # Conversation thread identifier.
@@ -392,16 +392,6 @@ class RunAgentInput:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RunAgentInput:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_run_agent_input(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RunAgentInput:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_run_agent_input, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -424,13 +414,9 @@ class RunAgentInput:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ResumeEntry:
+class ResumeEntry(_Record):
     """A per-interrupt response in the resume array of a RunAgentInput."""
 
     # Identifier of the interrupt this entry answers.
@@ -446,16 +432,6 @@ class ResumeEntry:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ResumeEntry:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_resume_entry(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ResumeEntry:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_resume_entry, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -469,13 +445,9 @@ class ResumeEntry:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Interrupt:
+class Interrupt(_Record):
     """A pause the run finished with, to be answered in the next RunAgentInput."""
 
     # Interrupt identifier.
@@ -497,16 +469,6 @@ class Interrupt:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Interrupt:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_interrupt(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Interrupt:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_interrupt, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -526,13 +488,9 @@ class Interrupt:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TokenUsage:
+class TokenUsage(_Record):
     """Numeric-only token usage of one (provider, model) pair."""
 
     # Model provider label.
@@ -553,16 +511,6 @@ class TokenUsage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TokenUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_token_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TokenUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_token_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -585,29 +533,15 @@ class TokenUsage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RunFinishedSuccessOutcome:
+class RunFinishedSuccessOutcome(_Record):
     """The run completed normally."""
 
     # Outcome type.
     type: Literal["success"] = field(default="success", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> RunFinishedSuccessOutcome:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_run_finished_success_outcome(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RunFinishedSuccessOutcome:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_run_finished_success_outcome, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -617,29 +551,15 @@ class RunFinishedSuccessOutcome:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RunFinishedInterruptOutcome:
+class RunFinishedInterruptOutcome(_Record):
     """The run paused on one or more interrupts."""
 
     # Outcome type.
     type: Literal["interrupt"] = field(default="interrupt", init=False)
     # The interrupts the client must answer (at least one).
     interrupts: list[Interrupt]
-
-    @classmethod
-    def from_dict(cls, data: object) -> RunFinishedInterruptOutcome:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_run_finished_interrupt_outcome(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RunFinishedInterruptOutcome:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_run_finished_interrupt_outcome, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -648,13 +568,9 @@ class RunFinishedInterruptOutcome:
         out["interrupts"] = [item0.to_dict() for item0 in self.interrupts]
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Context:
+class Context(_Record):
     """Contextual information provided to agents with a description and value."""
 
     # What the context is about.
@@ -663,16 +579,6 @@ class Context:
     value: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Context:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_context(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Context:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_context, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -683,13 +589,9 @@ class Context:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Tool:
+class Tool(_Record):
     """A tool that agents can call, with JSON Schema parameter definitions."""
 
     # Tool name.
@@ -705,16 +607,6 @@ class Tool:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Tool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Tool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -728,13 +620,9 @@ class Tool:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class FunctionCall:
+class FunctionCall(_Record):
     """Function name and JSON-encoded arguments."""
 
     # Function name.
@@ -743,16 +631,6 @@ class FunctionCall:
     arguments: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> FunctionCall:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_function_call(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> FunctionCall:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_function_call, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -763,13 +641,9 @@ class FunctionCall:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCall:
+class ToolCall(_Record):
     """Wraps a function call with an ID and type."""
 
     # Tool call identifier.
@@ -787,16 +661,6 @@ class ToolCall:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCall:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCall:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -811,13 +675,9 @@ class ToolCall:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class DeveloperMessage:
+class DeveloperMessage(_Record):
     """Developer-specific messages."""
 
     # Message identifier.
@@ -837,16 +697,6 @@ class DeveloperMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> DeveloperMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_developer_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> DeveloperMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_developer_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -863,13 +713,9 @@ class DeveloperMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SystemMessage:
+class SystemMessage(_Record):
     """System-level instructions."""
 
     # Message identifier.
@@ -889,16 +735,6 @@ class SystemMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SystemMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -915,13 +751,9 @@ class SystemMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AssistantMessage:
+class AssistantMessage(_Record):
     """Messages from assistants, optionally containing tool calls."""
 
     # Message identifier.
@@ -942,16 +774,6 @@ class AssistantMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> AssistantMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_assistant_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AssistantMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -974,13 +796,9 @@ class AssistantMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UserMessage:
+class UserMessage(_Record):
     """Messages from users."""
 
     # Message identifier.
@@ -1000,16 +818,6 @@ class UserMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UserMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_user_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UserMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_user_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1026,13 +834,9 @@ class UserMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolMessage:
+class ToolMessage(_Record):
     """Results from tool executions."""
 
     # Message identifier.
@@ -1054,16 +858,6 @@ class ToolMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1081,13 +875,9 @@ class ToolMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ActivityMessage:
+class ActivityMessage(_Record):
     """An activity progress message shown between chat messages."""
 
     # Message identifier.
@@ -1105,16 +895,6 @@ class ActivityMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ActivityMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_activity_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ActivityMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_activity_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1128,13 +908,9 @@ class ActivityMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningMessage:
+class ReasoningMessage(_Record):
     """The agent's internal reasoning."""
 
     # Message identifier.
@@ -1152,16 +928,6 @@ class ReasoningMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1176,13 +942,9 @@ class ReasoningMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class InputContentDataSource:
+class InputContentDataSource(_Record):
     """Inline base64-encoded source of an input part."""
 
     # Source type.
@@ -1194,16 +956,6 @@ class InputContentDataSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> InputContentDataSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_input_content_data_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> InputContentDataSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_input_content_data_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1214,13 +966,9 @@ class InputContentDataSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class InputContentUrlSource:
+class InputContentUrlSource(_Record):
     """URL-referenced source of an input part."""
 
     # Source type.
@@ -1234,16 +982,6 @@ class InputContentUrlSource:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> InputContentUrlSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_input_content_url_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> InputContentUrlSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_input_content_url_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1255,13 +993,9 @@ class InputContentUrlSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ImageInputContent:
+class ImageInputContent(_Record):
     """An image in a multimodal user message."""
 
     # Part type.
@@ -1275,16 +1009,6 @@ class ImageInputContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ImageInputContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_image_input_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ImageInputContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_image_input_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1296,13 +1020,9 @@ class ImageInputContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AudioInputContent:
+class AudioInputContent(_Record):
     """An audio clip in a multimodal user message."""
 
     # Part type.
@@ -1316,16 +1036,6 @@ class AudioInputContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> AudioInputContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_audio_input_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AudioInputContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_audio_input_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1337,13 +1047,9 @@ class AudioInputContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class VideoInputContent:
+class VideoInputContent(_Record):
     """A video in a multimodal user message."""
 
     # Part type.
@@ -1357,16 +1063,6 @@ class VideoInputContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> VideoInputContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_video_input_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> VideoInputContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_video_input_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1378,13 +1074,9 @@ class VideoInputContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class DocumentInputContent:
+class DocumentInputContent(_Record):
     """A document in a multimodal user message."""
 
     # Part type.
@@ -1398,16 +1090,6 @@ class DocumentInputContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> DocumentInputContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_document_input_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> DocumentInputContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_document_input_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1419,13 +1101,9 @@ class DocumentInputContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextInputContent:
+class TextInputContent(_Record):
     """A text fragment in a multimodal user message."""
 
     # Part type.
@@ -1434,16 +1112,6 @@ class TextInputContent:
     text: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextInputContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_input_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextInputContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_input_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1454,13 +1122,9 @@ class TextInputContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BinaryInputContent:
+class BinaryInputContent(_Record):
     """A binary payload reference in a multimodal user message (deprecated upstream)."""
 
     # Part type.
@@ -1480,16 +1144,6 @@ class BinaryInputContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BinaryInputContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_binary_input_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BinaryInputContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_binary_input_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1507,13 +1161,9 @@ class BinaryInputContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RunStartedEvent:
+class RunStartedEvent(_Record):
     """Event indicating that a run has started."""
 
     # Event type.
@@ -1537,16 +1187,6 @@ class RunStartedEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RunStartedEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_run_started_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RunStartedEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_run_started_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1567,13 +1207,9 @@ class RunStartedEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RunFinishedEvent:
+class RunFinishedEvent(_Record):
     """Event indicating that a run has finished."""
 
     # Event type.
@@ -1599,16 +1235,6 @@ class RunFinishedEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RunFinishedEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_run_finished_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RunFinishedEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_run_finished_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1631,13 +1257,9 @@ class RunFinishedEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RunErrorEvent:
+class RunErrorEvent(_Record):
     """Event indicating that a run has encountered an error."""
 
     # Event type.
@@ -1659,16 +1281,6 @@ class RunErrorEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RunErrorEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_run_error_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RunErrorEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_run_error_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1688,13 +1300,9 @@ class RunErrorEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class StepStartedEvent:
+class StepStartedEvent(_Record):
     """Event indicating that a step has started."""
 
     # Event type.
@@ -1712,16 +1320,6 @@ class StepStartedEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> StepStartedEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_step_started_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> StepStartedEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_step_started_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1737,13 +1335,9 @@ class StepStartedEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class StepFinishedEvent:
+class StepFinishedEvent(_Record):
     """Event indicating that a step has finished."""
 
     # Event type.
@@ -1761,16 +1355,6 @@ class StepFinishedEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> StepFinishedEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_step_finished_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> StepFinishedEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_step_finished_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1786,13 +1370,9 @@ class StepFinishedEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextMessageStartEvent:
+class TextMessageStartEvent(_Record):
     """Event indicating the start of a text message."""
 
     # Event type.
@@ -1814,16 +1394,6 @@ class TextMessageStartEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextMessageStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_message_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextMessageStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_message_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1843,13 +1413,9 @@ class TextMessageStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextMessageContentEvent:
+class TextMessageContentEvent(_Record):
     """Event containing a piece of text message content."""
 
     # Event type.
@@ -1869,16 +1435,6 @@ class TextMessageContentEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextMessageContentEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_message_content_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextMessageContentEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_message_content_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1895,13 +1451,9 @@ class TextMessageContentEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextMessageEndEvent:
+class TextMessageEndEvent(_Record):
     """Event indicating the end of a text message."""
 
     # Event type.
@@ -1919,16 +1471,6 @@ class TextMessageEndEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextMessageEndEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_message_end_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextMessageEndEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_message_end_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1944,13 +1486,9 @@ class TextMessageEndEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextMessageChunkEvent:
+class TextMessageChunkEvent(_Record):
     """Event containing a chunk of text message content (start, content and end in one event kind)."""
 
     # Event type.
@@ -1974,16 +1512,6 @@ class TextMessageChunkEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextMessageChunkEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_message_chunk_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextMessageChunkEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_message_chunk_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2006,13 +1534,9 @@ class TextMessageChunkEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCallStartEvent:
+class ToolCallStartEvent(_Record):
     """Event indicating the start of a tool call."""
 
     # Event type.
@@ -2034,16 +1558,6 @@ class ToolCallStartEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCallStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCallStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2062,13 +1576,9 @@ class ToolCallStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCallArgsEvent:
+class ToolCallArgsEvent(_Record):
     """Event containing tool call arguments."""
 
     # Event type.
@@ -2088,16 +1598,6 @@ class ToolCallArgsEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCallArgsEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call_args_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCallArgsEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call_args_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2114,13 +1614,9 @@ class ToolCallArgsEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCallEndEvent:
+class ToolCallEndEvent(_Record):
     """Event indicating the end of a tool call."""
 
     # Event type.
@@ -2138,16 +1634,6 @@ class ToolCallEndEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCallEndEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call_end_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCallEndEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call_end_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2163,13 +1649,9 @@ class ToolCallEndEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCallChunkEvent:
+class ToolCallChunkEvent(_Record):
     """Event containing a chunk of a tool call (start, arguments and end in one event kind)."""
 
     # Event type.
@@ -2193,16 +1675,6 @@ class ToolCallChunkEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCallChunkEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call_chunk_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCallChunkEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call_chunk_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2225,13 +1697,9 @@ class ToolCallChunkEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCallResultEvent:
+class ToolCallResultEvent(_Record):
     """Event containing the result of a tool call."""
 
     # Event type.
@@ -2255,16 +1723,6 @@ class ToolCallResultEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCallResultEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call_result_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCallResultEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call_result_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2284,13 +1742,9 @@ class ToolCallResultEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class StateSnapshotEvent:
+class StateSnapshotEvent(_Record):
     """Event containing a snapshot of the state."""
 
     # Event type.
@@ -2308,16 +1762,6 @@ class StateSnapshotEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> StateSnapshotEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_state_snapshot_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> StateSnapshotEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_state_snapshot_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2334,13 +1778,9 @@ class StateSnapshotEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class StateDeltaEvent:
+class StateDeltaEvent(_Record):
     """Event containing a delta of the state."""
 
     # Event type.
@@ -2358,16 +1798,6 @@ class StateDeltaEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> StateDeltaEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_state_delta_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> StateDeltaEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_state_delta_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2383,13 +1813,9 @@ class StateDeltaEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessagesSnapshotEvent:
+class MessagesSnapshotEvent(_Record):
     """Event containing a snapshot of the messages."""
 
     # Event type.
@@ -2407,16 +1833,6 @@ class MessagesSnapshotEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessagesSnapshotEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_messages_snapshot_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessagesSnapshotEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_messages_snapshot_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2432,13 +1848,9 @@ class MessagesSnapshotEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RawEvent:
+class RawEvent(_Record):
     """Event containing a raw event from an external system."""
 
     # Event type.
@@ -2458,16 +1870,6 @@ class RawEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RawEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_raw_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RawEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_raw_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2486,13 +1888,9 @@ class RawEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CustomEvent:
+class CustomEvent(_Record):
     """Event containing a custom, application-defined event."""
 
     # Event type.
@@ -2512,16 +1910,6 @@ class CustomEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CustomEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_custom_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CustomEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_custom_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2539,13 +1927,9 @@ class CustomEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingTextMessageStartEvent:
+class ThinkingTextMessageStartEvent(_Record):
     """Start of a thinking text message (deprecated; use REASONING_MESSAGE_START)."""
 
     # Event type.
@@ -2563,16 +1947,6 @@ class ThinkingTextMessageStartEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingTextMessageStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_text_message_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingTextMessageStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_text_message_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2587,13 +1961,9 @@ class ThinkingTextMessageStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingTextMessageContentEvent:
+class ThinkingTextMessageContentEvent(_Record):
     """A piece of a thinking text message (deprecated; use REASONING_MESSAGE_CONTENT)."""
 
     # Event type.
@@ -2613,16 +1983,6 @@ class ThinkingTextMessageContentEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingTextMessageContentEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_text_message_content_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingTextMessageContentEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_text_message_content_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2638,13 +1998,9 @@ class ThinkingTextMessageContentEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingTextMessageEndEvent:
+class ThinkingTextMessageEndEvent(_Record):
     """End of a thinking text message (deprecated; use REASONING_MESSAGE_END)."""
 
     # Event type.
@@ -2662,16 +2018,6 @@ class ThinkingTextMessageEndEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingTextMessageEndEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_text_message_end_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingTextMessageEndEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_text_message_end_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2686,13 +2032,9 @@ class ThinkingTextMessageEndEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingStartEvent:
+class ThinkingStartEvent(_Record):
     """Start of a thinking step (deprecated; use REASONING_START)."""
 
     # Event type.
@@ -2710,16 +2052,6 @@ class ThinkingStartEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2736,13 +2068,9 @@ class ThinkingStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingEndEvent:
+class ThinkingEndEvent(_Record):
     """End of a thinking step (deprecated; use REASONING_END)."""
 
     # Event type.
@@ -2758,16 +2086,6 @@ class ThinkingEndEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingEndEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_end_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingEndEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_end_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2782,13 +2100,9 @@ class ThinkingEndEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ActivitySnapshotEvent:
+class ActivitySnapshotEvent(_Record):
     """A snapshot of an activity message."""
 
     # Event type.
@@ -2812,16 +2126,6 @@ class ActivitySnapshotEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ActivitySnapshotEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_activity_snapshot_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ActivitySnapshotEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_activity_snapshot_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2841,13 +2145,9 @@ class ActivitySnapshotEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ActivityDeltaEvent:
+class ActivityDeltaEvent(_Record):
     """A JSON Patch delta for an activity message."""
 
     # Event type.
@@ -2869,16 +2169,6 @@ class ActivityDeltaEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ActivityDeltaEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_activity_delta_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ActivityDeltaEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_activity_delta_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2896,13 +2186,9 @@ class ActivityDeltaEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningStartEvent:
+class ReasoningStartEvent(_Record):
     """Start of a reasoning phase."""
 
     # Event type.
@@ -2920,16 +2206,6 @@ class ReasoningStartEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2945,13 +2221,9 @@ class ReasoningStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningMessageStartEvent:
+class ReasoningMessageStartEvent(_Record):
     """Start of a reasoning message."""
 
     # Event type.
@@ -2971,16 +2243,6 @@ class ReasoningMessageStartEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningMessageStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_message_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningMessageStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_message_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2997,13 +2259,9 @@ class ReasoningMessageStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningMessageContentEvent:
+class ReasoningMessageContentEvent(_Record):
     """A piece of reasoning message content."""
 
     # Event type.
@@ -3025,16 +2283,6 @@ class ReasoningMessageContentEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningMessageContentEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_message_content_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningMessageContentEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_message_content_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3051,13 +2299,9 @@ class ReasoningMessageContentEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningMessageEndEvent:
+class ReasoningMessageEndEvent(_Record):
     """End of a reasoning message."""
 
     # Event type.
@@ -3075,16 +2319,6 @@ class ReasoningMessageEndEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningMessageEndEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_message_end_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningMessageEndEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_message_end_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3100,13 +2334,9 @@ class ReasoningMessageEndEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningMessageChunkEvent:
+class ReasoningMessageChunkEvent(_Record):
     """A chunk of reasoning message content (start, content and end in one event kind)."""
 
     # Event type.
@@ -3126,16 +2356,6 @@ class ReasoningMessageChunkEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningMessageChunkEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_message_chunk_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningMessageChunkEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_message_chunk_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3154,13 +2374,9 @@ class ReasoningMessageChunkEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningEndEvent:
+class ReasoningEndEvent(_Record):
     """End of a reasoning phase."""
 
     # Event type.
@@ -3178,16 +2394,6 @@ class ReasoningEndEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningEndEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_end_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningEndEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_end_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3203,13 +2409,9 @@ class ReasoningEndEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ReasoningEncryptedValueEvent:
+class ReasoningEncryptedValueEvent(_Record):
     """An encrypted value (reasoning kept opaque) for a message or tool call."""
 
     # Event type.
@@ -3233,16 +2435,6 @@ class ReasoningEncryptedValueEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningEncryptedValueEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_encrypted_value_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningEncryptedValueEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_encrypted_value_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3259,10 +2451,6 @@ class ReasoningEncryptedValueEvent:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -8117,3 +7305,64 @@ def decode_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedVa
 def encode_reasoning_encrypted_value_event(value: ReasoningEncryptedValueEvent) -> JSONValue:
     """Encode ReasoningEncryptedValueEvent as JSON data (the inverse of `decode_reasoning_encrypted_value_event`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+RunAgentInput._decoder = decode_run_agent_input
+ResumeEntry._decoder = decode_resume_entry
+Interrupt._decoder = decode_interrupt
+TokenUsage._decoder = decode_token_usage
+RunFinishedSuccessOutcome._decoder = decode_run_finished_success_outcome
+RunFinishedInterruptOutcome._decoder = decode_run_finished_interrupt_outcome
+Context._decoder = decode_context
+Tool._decoder = decode_tool
+FunctionCall._decoder = decode_function_call
+ToolCall._decoder = decode_tool_call
+DeveloperMessage._decoder = decode_developer_message
+SystemMessage._decoder = decode_system_message
+AssistantMessage._decoder = decode_assistant_message
+UserMessage._decoder = decode_user_message
+ToolMessage._decoder = decode_tool_message
+ActivityMessage._decoder = decode_activity_message
+ReasoningMessage._decoder = decode_reasoning_message
+InputContentDataSource._decoder = decode_input_content_data_source
+InputContentUrlSource._decoder = decode_input_content_url_source
+ImageInputContent._decoder = decode_image_input_content
+AudioInputContent._decoder = decode_audio_input_content
+VideoInputContent._decoder = decode_video_input_content
+DocumentInputContent._decoder = decode_document_input_content
+TextInputContent._decoder = decode_text_input_content
+BinaryInputContent._decoder = decode_binary_input_content
+RunStartedEvent._decoder = decode_run_started_event
+RunFinishedEvent._decoder = decode_run_finished_event
+RunErrorEvent._decoder = decode_run_error_event
+StepStartedEvent._decoder = decode_step_started_event
+StepFinishedEvent._decoder = decode_step_finished_event
+TextMessageStartEvent._decoder = decode_text_message_start_event
+TextMessageContentEvent._decoder = decode_text_message_content_event
+TextMessageEndEvent._decoder = decode_text_message_end_event
+TextMessageChunkEvent._decoder = decode_text_message_chunk_event
+ToolCallStartEvent._decoder = decode_tool_call_start_event
+ToolCallArgsEvent._decoder = decode_tool_call_args_event
+ToolCallEndEvent._decoder = decode_tool_call_end_event
+ToolCallChunkEvent._decoder = decode_tool_call_chunk_event
+ToolCallResultEvent._decoder = decode_tool_call_result_event
+StateSnapshotEvent._decoder = decode_state_snapshot_event
+StateDeltaEvent._decoder = decode_state_delta_event
+MessagesSnapshotEvent._decoder = decode_messages_snapshot_event
+RawEvent._decoder = decode_raw_event
+CustomEvent._decoder = decode_custom_event
+ThinkingTextMessageStartEvent._decoder = decode_thinking_text_message_start_event
+ThinkingTextMessageContentEvent._decoder = decode_thinking_text_message_content_event
+ThinkingTextMessageEndEvent._decoder = decode_thinking_text_message_end_event
+ThinkingStartEvent._decoder = decode_thinking_start_event
+ThinkingEndEvent._decoder = decode_thinking_end_event
+ActivitySnapshotEvent._decoder = decode_activity_snapshot_event
+ActivityDeltaEvent._decoder = decode_activity_delta_event
+ReasoningStartEvent._decoder = decode_reasoning_start_event
+ReasoningMessageStartEvent._decoder = decode_reasoning_message_start_event
+ReasoningMessageContentEvent._decoder = decode_reasoning_message_content_event
+ReasoningMessageEndEvent._decoder = decode_reasoning_message_end_event
+ReasoningMessageChunkEvent._decoder = decode_reasoning_message_chunk_event
+ReasoningEndEvent._decoder = decode_reasoning_end_event
+ReasoningEncryptedValueEvent._decoder = decode_reasoning_encrypted_value_event

@@ -18,14 +18,13 @@ from ._runtime import (
     DecodeError,
     JSONValue,
     _dispatch,
-    _dumps,
     _field_error,
     _guard,
     _item_error,
     _json_object,
     _list,
     _object,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _tag,
@@ -92,7 +91,7 @@ class UnknownEventType:
 
 
 @dataclass(frozen=False, slots=True)
-class ToolCallFunction:
+class ToolCallFunction(_Record):
     """Structure for tool function calls."""
 
     # Name of the tool to call.
@@ -101,16 +100,6 @@ class ToolCallFunction:
     arguments: dict[str, JSONValue]
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCallFunction:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call_function(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCallFunction:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call_function, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -121,13 +110,9 @@ class ToolCallFunction:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCall:
+class ToolCall(_Record):
     """Complete tool call structure."""
 
     # Unique identifier.
@@ -139,16 +124,6 @@ class ToolCall:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCall:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCall:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -159,13 +134,9 @@ class ToolCall:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolOutput:
+class ToolOutput(_Record):
     """Tool execution result."""
 
     # ID of the original tool call.
@@ -174,16 +145,6 @@ class ToolOutput:
     output: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolOutput:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_output(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolOutput:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_output, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -194,13 +155,9 @@ class ToolOutput:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolResult:
+class ToolResult(_Record):
     """Detailed tool execution result."""
 
     # Whether the tool executed successfully.
@@ -212,16 +169,6 @@ class ToolResult:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolResult:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_result(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolResult:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_result, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -232,13 +179,9 @@ class ToolResult:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageResponse:
+class MessageResponse(_Record):
     """Direct message response."""
 
     # Indicates direct message.
@@ -247,16 +190,6 @@ class MessageResponse:
     content: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -267,13 +200,9 @@ class MessageResponse:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolCallResponse:
+class ToolCallResponse(_Record):
     """Response indicating tool usage."""
 
     # Indicates tool call.
@@ -282,16 +211,6 @@ class ToolCallResponse:
     tool_calls: list[ToolCall]
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolCallResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_call_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolCallResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_call_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -302,13 +221,9 @@ class ToolCallResponse:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Event:
+class Event(_Record):
     """Complete event structure."""
 
     # Unique event ID.
@@ -332,16 +247,6 @@ class Event:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Event:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Event:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -357,10 +262,6 @@ class Event:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 AgentResponse: TypeAlias = MessageResponse | ToolCallResponse
@@ -774,3 +675,13 @@ def decode_event(data: object) -> Event:
 def encode_event(value: Event) -> JSONValue:
     """Encode Event as JSON data (the inverse of `decode_event`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+ToolCallFunction._decoder = decode_tool_call_function
+ToolCall._decoder = decode_tool_call
+ToolOutput._decoder = decode_tool_output
+ToolResult._decoder = decode_tool_result
+MessageResponse._decoder = decode_message_response
+ToolCallResponse._decoder = decode_tool_call_response
+Event._decoder = decode_event

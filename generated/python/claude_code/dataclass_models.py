@@ -37,8 +37,8 @@ from ._runtime import (
     _map,
     _object,
     _optional_aliased,
-    _parse_then_decode,
     _present_keys,
+    _Record,
     _required_aliased,
     _segment,
     _spelling,
@@ -574,7 +574,7 @@ class UnknownConversationResetTrigger:
 
 
 @dataclass(frozen=False, slots=True)
-class SystemMessage:
+class SystemMessage(_Record):
     """Sent once at session start with initialization data."""
 
     # Message type.
@@ -643,16 +643,6 @@ class SystemMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SystemMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -740,13 +730,9 @@ class SystemMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SystemStatusMessage:
+class SystemStatusMessage(_Record):
     """Session status change (e.g. "requesting" while an API call is made, "compacting" during compaction, null when idle)."""
 
     # Message type.
@@ -769,16 +755,6 @@ class SystemStatusMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SystemStatusMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_status_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemStatusMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_status_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -804,13 +780,9 @@ class SystemStatusMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SystemCompactBoundary:
+class SystemCompactBoundary(_Record):
     """Context compaction marker as the CLI sends it (type "system", subtype "compact_boundary")."""
 
     # Message type.
@@ -829,16 +801,6 @@ class SystemCompactBoundary:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SystemCompactBoundary:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_compact_boundary(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemCompactBoundary:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_compact_boundary, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -859,13 +821,9 @@ class SystemCompactBoundary:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class HookStartedMessage:
+class HookStartedMessage(_Record):
     """A hook began executing."""
 
     # Message type.
@@ -887,16 +845,6 @@ class HookStartedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> HookStartedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_hook_started_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> HookStartedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_hook_started_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -916,13 +864,9 @@ class HookStartedMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class HookProgressMessage:
+class HookProgressMessage(_Record):
     """Output a running hook has produced so far."""
 
     # Message type.
@@ -950,16 +894,6 @@ class HookProgressMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> HookProgressMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_hook_progress_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> HookProgressMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_hook_progress_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -979,13 +913,9 @@ class HookProgressMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class HookResponseMessage:
+class HookResponseMessage(_Record):
     """A hook finished executing."""
 
     # Message type.
@@ -1017,16 +947,6 @@ class HookResponseMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> HookResponseMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_hook_response_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> HookResponseMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_hook_response_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1056,13 +976,9 @@ class HookResponseMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskStartedMessage:
+class TaskStartedMessage(_Record):
     """A task (subagent, background command, workflow) started."""
 
     # Message type.
@@ -1100,16 +1016,6 @@ class TaskStartedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskStartedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_started_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskStartedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_started_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1143,13 +1049,9 @@ class TaskStartedMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskProgressMessage:
+class TaskProgressMessage(_Record):
     """Progress of a running task."""
 
     # Message type.
@@ -1179,16 +1081,6 @@ class TaskProgressMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskProgressMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_progress_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskProgressMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_progress_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1213,13 +1105,9 @@ class TaskProgressMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskNotificationMessage:
+class TaskNotificationMessage(_Record):
     """A task completed, failed or was stopped."""
 
     # Message type.
@@ -1255,16 +1143,6 @@ class TaskNotificationMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskNotificationMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_notification_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskNotificationMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_notification_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1296,13 +1174,9 @@ class TaskNotificationMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskUpdatedMessage:
+class TaskUpdatedMessage(_Record):
     """A background task's state changed."""
 
     # Message type.
@@ -1322,16 +1196,6 @@ class TaskUpdatedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskUpdatedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_updated_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskUpdatedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_updated_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1347,13 +1211,9 @@ class TaskUpdatedMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BackgroundTasksChangedMessage:
+class BackgroundTasksChangedMessage(_Record):
     """The full set of live background tasks after a change."""
 
     # Message type.
@@ -1373,16 +1233,6 @@ class BackgroundTasksChangedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BackgroundTasksChangedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_background_tasks_changed_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BackgroundTasksChangedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_background_tasks_changed_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1397,13 +1247,9 @@ class BackgroundTasksChangedMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class FilesPersistedEvent:
+class FilesPersistedEvent(_Record):
     """Files written by the session were persisted."""
 
     # Message type.
@@ -1425,16 +1271,6 @@ class FilesPersistedEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> FilesPersistedEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_files_persisted_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> FilesPersistedEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_files_persisted_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1451,13 +1287,9 @@ class FilesPersistedEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ApiRetryMessage:
+class ApiRetryMessage(_Record):
     """An API request failed with a retryable error and will be retried."""
 
     # Message type.
@@ -1485,16 +1317,6 @@ class ApiRetryMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ApiRetryMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_api_retry_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ApiRetryMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_api_retry_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1515,13 +1337,9 @@ class ApiRetryMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class LocalCommandOutputMessage:
+class LocalCommandOutputMessage(_Record):
     """Output of a local slash command (e.g. /cost), shown as assistant-style text."""
 
     # Message type.
@@ -1539,16 +1357,6 @@ class LocalCommandOutputMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> LocalCommandOutputMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_local_command_output_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> LocalCommandOutputMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_local_command_output_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1563,13 +1371,9 @@ class LocalCommandOutputMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SessionStateChangedMessage:
+class SessionStateChangedMessage(_Record):
     """The session's run state changed ('idle' is the authoritative turn-over signal)."""
 
     # Message type.
@@ -1587,16 +1391,6 @@ class SessionStateChangedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SessionStateChangedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_session_state_changed_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SessionStateChangedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_session_state_changed_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1611,13 +1405,9 @@ class SessionStateChangedMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ElicitationCompleteMessage:
+class ElicitationCompleteMessage(_Record):
     """An MCP server confirmed that a URL-mode elicitation is complete."""
 
     # Message type.
@@ -1637,16 +1427,6 @@ class ElicitationCompleteMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ElicitationCompleteMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_elicitation_complete_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ElicitationCompleteMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_elicitation_complete_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1662,13 +1442,9 @@ class ElicitationCompleteMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class InformationalMessage:
+class InformationalMessage(_Record):
     """A text banner (status line, hook feedback, slash-command output)."""
 
     # Message type.
@@ -1692,16 +1468,6 @@ class InformationalMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> InformationalMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_informational_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> InformationalMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_informational_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1721,13 +1487,9 @@ class InformationalMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class NotificationMessage:
+class NotificationMessage(_Record):
     """A loop-side text notification."""
 
     # Message type.
@@ -1753,16 +1515,6 @@ class NotificationMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> NotificationMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_notification_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> NotificationMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_notification_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1783,13 +1535,9 @@ class NotificationMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PermissionDeniedMessage:
+class PermissionDeniedMessage(_Record):
     """A tool call was denied without an interactive prompt."""
 
     # Message type.
@@ -1817,16 +1565,6 @@ class PermissionDeniedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PermissionDeniedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_permission_denied_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PermissionDeniedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_permission_denied_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1849,13 +1587,9 @@ class PermissionDeniedMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CommandsChangedMessage:
+class CommandsChangedMessage(_Record):
     """The slash-command list changed mid-session."""
 
     # Message type.
@@ -1873,16 +1607,6 @@ class CommandsChangedMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CommandsChangedMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_commands_changed_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CommandsChangedMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_commands_changed_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1897,13 +1621,9 @@ class CommandsChangedMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingTokensMessage:
+class ThinkingTokensMessage(_Record):
     """Live estimate of thinking tokens during redacted thinking."""
 
     # Message type.
@@ -1923,16 +1643,6 @@ class ThinkingTokensMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingTokensMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_tokens_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingTokensMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_tokens_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1948,13 +1658,9 @@ class ThinkingTokensMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MirrorErrorMessage:
+class MirrorErrorMessage(_Record):
     """Appending the transcript to an external session store failed (non-fatal)."""
 
     # Message type.
@@ -1974,16 +1680,6 @@ class MirrorErrorMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MirrorErrorMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_mirror_error_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MirrorErrorMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_mirror_error_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2001,13 +1697,9 @@ class MirrorErrorMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AssistantMessage:
+class AssistantMessage(_Record):
     """Claude's responses with content blocks."""
 
     # Message type.
@@ -2039,16 +1731,6 @@ class AssistantMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> AssistantMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_assistant_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AssistantMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_assistant_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2083,13 +1765,9 @@ class AssistantMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UserMessage:
+class UserMessage(_Record):
     """User input and tool results."""
 
     # Message type.
@@ -2113,16 +1791,6 @@ class UserMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UserMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_user_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UserMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_user_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2144,13 +1812,9 @@ class UserMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ResultMessage:
+class ResultMessage(_Record):
     """Final response after turn completion."""
 
     # Message type.
@@ -2219,16 +1883,6 @@ class ResultMessage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ResultMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_result_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ResultMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_result_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2311,13 +1965,9 @@ class ResultMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PartialAssistantMessage:
+class PartialAssistantMessage(_Record):
     """Streaming partial content (when include_partial_messages: true)."""
 
     # Message type.
@@ -2331,16 +1981,6 @@ class PartialAssistantMessage:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PartialAssistantMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_partial_assistant_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PartialAssistantMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_partial_assistant_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2352,13 +1992,9 @@ class PartialAssistantMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class StreamEventMessage:
+class StreamEventMessage(_Record):
     """A raw Anthropic Messages API streaming event relayed by the CLI (when --include-partial-messages is set)."""
 
     # Message type.
@@ -2379,16 +2015,6 @@ class StreamEventMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> StreamEventMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_stream_event_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> StreamEventMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_stream_event_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2406,13 +2032,9 @@ class StreamEventMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RateLimitEvent:
+class RateLimitEvent(_Record):
     """Rate limit state of the account, sent when it changes."""
 
     # Message type.
@@ -2428,16 +2050,6 @@ class RateLimitEvent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RateLimitEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_rate_limit_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RateLimitEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_rate_limit_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2451,13 +2063,9 @@ class RateLimitEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlRequest:
+class ControlRequest(_Record):
     """A control protocol request (SDK to CLI, e.g. interrupt; or CLI to SDK, e.g. can_use_tool)."""
 
     # Message type.
@@ -2469,16 +2077,6 @@ class ControlRequest:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2489,13 +2087,9 @@ class ControlRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlResponse:
+class ControlResponse(_Record):
     """A control protocol response."""
 
     # Message type.
@@ -2504,16 +2098,6 @@ class ControlResponse:
     response: ControlResponseBody
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ControlResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2524,13 +2108,9 @@ class ControlResponse:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CompactBoundaryMarker:
+class CompactBoundaryMarker(_Record):
     """Context compaction marker as the seed's SDK struct documents it: a top-level type "compact_boundary" with a direction."""
 
     # Message type.
@@ -2546,16 +2126,6 @@ class CompactBoundaryMarker:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CompactBoundaryMarker:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_compact_boundary_marker(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CompactBoundaryMarker:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_compact_boundary_marker, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2570,13 +2140,9 @@ class CompactBoundaryMarker:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolProgressMessage:
+class ToolProgressMessage(_Record):
     """A long-running tool is still working."""
 
     # Message type.
@@ -2602,16 +2168,6 @@ class ToolProgressMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolProgressMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_progress_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolProgressMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_progress_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2632,13 +2188,9 @@ class ToolProgressMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseSummaryMessage:
+class ToolUseSummaryMessage(_Record):
     """A summary of preceding tool calls."""
 
     # Message type.
@@ -2656,16 +2208,6 @@ class ToolUseSummaryMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseSummaryMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_summary_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseSummaryMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_summary_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2680,13 +2222,9 @@ class ToolUseSummaryMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AuthStatusMessage:
+class AuthStatusMessage(_Record):
     """Authentication status changed."""
 
     # Message type.
@@ -2706,16 +2244,6 @@ class AuthStatusMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> AuthStatusMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_auth_status_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AuthStatusMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_auth_status_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2732,13 +2260,9 @@ class AuthStatusMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PromptSuggestionMessage:
+class PromptSuggestionMessage(_Record):
     """A predicted next user prompt."""
 
     # Message type.
@@ -2754,16 +2278,6 @@ class PromptSuggestionMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PromptSuggestionMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_prompt_suggestion_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PromptSuggestionMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_prompt_suggestion_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2777,13 +2291,9 @@ class PromptSuggestionMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ConversationResetMessage:
+class ConversationResetMessage(_Record):
     """The conversation was replaced (e.g. /clear) without ending the session."""
 
     # Message type.
@@ -2805,16 +2315,6 @@ class ConversationResetMessage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ConversationResetMessage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_conversation_reset_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ConversationResetMessage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_conversation_reset_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2834,13 +2334,9 @@ class ConversationResetMessage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextBlock:
+class TextBlock(_Record):
     """A text content block."""
 
     # Block type identifier.
@@ -2849,16 +2345,6 @@ class TextBlock:
     text: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2869,13 +2355,9 @@ class TextBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseBlock:
+class ToolUseBlock(_Record):
     """A tool call made by the model."""
 
     # Block type identifier.
@@ -2893,16 +2375,6 @@ class ToolUseBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2916,13 +2388,9 @@ class ToolUseBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolResultBlock:
+class ToolResultBlock(_Record):
     """The result of a tool call."""
 
     # Block type identifier.
@@ -2937,16 +2405,6 @@ class ToolResultBlock:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_result_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2963,13 +2421,9 @@ class ToolResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingBlock:
+class ThinkingBlock(_Record):
     """Extended thinking content."""
 
     # Block type identifier.
@@ -2983,16 +2437,6 @@ class ThinkingBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3004,29 +2448,15 @@ class ThinkingBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlInterruptRequest:
+class ControlInterruptRequest(_Record):
     """Interrupt the running turn."""
 
     # Request kind.
     subtype: Literal["interrupt"] = field(default="interrupt", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ControlInterruptRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_interrupt_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlInterruptRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_interrupt_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3036,13 +2466,9 @@ class ControlInterruptRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlCanUseToolRequest:
+class ControlCanUseToolRequest(_Record):
     """The CLI asks whether a tool call may run."""
 
     # Request kind.
@@ -3072,16 +2498,6 @@ class ControlCanUseToolRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlCanUseToolRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_can_use_tool_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlCanUseToolRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_can_use_tool_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3110,13 +2526,9 @@ class ControlCanUseToolRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlInitializeRequest:
+class ControlInitializeRequest(_Record):
     """The SDK initializes the control protocol (hooks, agents)."""
 
     # Request kind.
@@ -3130,16 +2542,6 @@ class ControlInitializeRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlInitializeRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_initialize_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlInitializeRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_initialize_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3152,13 +2554,9 @@ class ControlInitializeRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlSetPermissionModeRequest:
+class ControlSetPermissionModeRequest(_Record):
     """Change the permission mode of the session."""
 
     # Request kind.
@@ -3167,16 +2565,6 @@ class ControlSetPermissionModeRequest:
     mode: PermissionMode | UnknownPermissionMode
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ControlSetPermissionModeRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_set_permission_mode_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlSetPermissionModeRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_set_permission_mode_request, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3187,13 +2575,9 @@ class ControlSetPermissionModeRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlSetModelRequest:
+class ControlSetModelRequest(_Record):
     """Change the model of the session."""
 
     # Request kind.
@@ -3205,16 +2589,6 @@ class ControlSetModelRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlSetModelRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_set_model_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlSetModelRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_set_model_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3225,13 +2599,9 @@ class ControlSetModelRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlHookCallbackRequest:
+class ControlHookCallbackRequest(_Record):
     """The CLI asks the SDK to run a registered hook callback."""
 
     # Request kind.
@@ -3247,16 +2617,6 @@ class ControlHookCallbackRequest:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlHookCallbackRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_hook_callback_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlHookCallbackRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_hook_callback_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3270,13 +2630,9 @@ class ControlHookCallbackRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlMcpMessageRequest:
+class ControlMcpMessageRequest(_Record):
     """A JSON-RPC message for an SDK-hosted MCP server."""
 
     # Request kind.
@@ -3288,16 +2644,6 @@ class ControlMcpMessageRequest:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlMcpMessageRequest:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_mcp_message_request(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlMcpMessageRequest:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_mcp_message_request, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3308,13 +2654,9 @@ class ControlMcpMessageRequest:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlSuccessResponse:
+class ControlSuccessResponse(_Record):
     """A successful control response."""
 
     # Response kind.
@@ -3328,16 +2670,6 @@ class ControlSuccessResponse:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlSuccessResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_success_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlSuccessResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_success_response, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3349,13 +2681,9 @@ class ControlSuccessResponse:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ControlErrorResponse:
+class ControlErrorResponse(_Record):
     """A failed control response."""
 
     # Response kind.
@@ -3367,16 +2695,6 @@ class ControlErrorResponse:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ControlErrorResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_control_error_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ControlErrorResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_control_error_response, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3387,13 +2705,9 @@ class ControlErrorResponse:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CompactMetadata:
+class CompactMetadata(_Record):
     """Details of a context compaction."""
 
     # Whether the compaction was requested (/compact) or automatic.
@@ -3413,16 +2727,6 @@ class CompactMetadata:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CompactMetadata:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_compact_metadata(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CompactMetadata:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_compact_metadata, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3441,13 +2745,9 @@ class CompactMetadata:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TaskUsage:
+class TaskUsage(_Record):
     """Usage of a task so far."""
 
     # Tokens used.
@@ -3459,16 +2759,6 @@ class TaskUsage:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TaskUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_task_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TaskUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_task_usage, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3479,13 +2769,9 @@ class TaskUsage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BackgroundTask:
+class BackgroundTask(_Record):
     """A live background task."""
 
     # Task identifier.
@@ -3501,16 +2787,6 @@ class BackgroundTask:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BackgroundTask:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_background_task(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BackgroundTask:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_background_task, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3523,13 +2799,9 @@ class BackgroundTask:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PersistedFile:
+class PersistedFile(_Record):
     """A file the CLI uploaded."""
 
     # Local file name.
@@ -3538,16 +2810,6 @@ class PersistedFile:
     file_id: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> PersistedFile:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_persisted_file(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PersistedFile:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_persisted_file, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3558,13 +2820,9 @@ class PersistedFile:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class FailedFile:
+class FailedFile(_Record):
     """A file the CLI could not upload."""
 
     # Local file name.
@@ -3573,16 +2831,6 @@ class FailedFile:
     error: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> FailedFile:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_failed_file(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> FailedFile:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_failed_file, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3593,13 +2841,9 @@ class FailedFile:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class NoResponse:
+class NoResponse(_Record):
     """Details of an API request that got no response headers in time."""
 
     # How long the failed attempt waited.
@@ -3608,16 +2852,6 @@ class NoResponse:
     retry_wait_ms: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> NoResponse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_no_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> NoResponse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_no_response, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3628,13 +2862,9 @@ class NoResponse:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AssistantMessageBody:
+class AssistantMessageBody(_Record):
     """The nested message object of an assistant message (an Anthropic Messages API message)."""
 
     # Content blocks.
@@ -3667,16 +2897,6 @@ class AssistantMessageBody:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> AssistantMessageBody:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_assistant_message_body(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AssistantMessageBody:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_assistant_message_body, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3712,13 +2932,9 @@ class AssistantMessageBody:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UserMessageBody:
+class UserMessageBody(_Record):
     """The nested message object of a user message."""
 
     # Content blocks (text or tool_result), or a plain string.
@@ -3730,16 +2946,6 @@ class UserMessageBody:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UserMessageBody:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_user_message_body(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UserMessageBody:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_user_message_body, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3750,13 +2956,9 @@ class UserMessageBody:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RateLimitInfo:
+class RateLimitInfo(_Record):
     """Rate limit details of a rate_limit_event."""
 
     # Current rate limit status.
@@ -3781,16 +2983,6 @@ class RateLimitInfo:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> RateLimitInfo:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_rate_limit_info(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RateLimitInfo:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_rate_limit_info, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3822,13 +3014,9 @@ class RateLimitInfo:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RateLimitWindow:
+class RateLimitWindow(_Record):
     """Utilization of one rate limit window."""
 
     # Fraction of the window consumed (0.0 - 1.0).
@@ -3840,16 +3028,6 @@ class RateLimitWindow:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RateLimitWindow:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_rate_limit_window(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RateLimitWindow:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_rate_limit_window, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3860,13 +3038,9 @@ class RateLimitWindow:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Usage:
+class Usage(_Record):
     """Token usage of an API call (assistant message) or of a whole turn (result)."""
 
     # Input tokens not read from or written to the cache.
@@ -3895,16 +3069,6 @@ class Usage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Usage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Usage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3944,13 +3108,9 @@ class Usage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CacheCreation:
+class CacheCreation(_Record):
     """Prompt cache writes by cache lifetime."""
 
     # Tokens written with a 5 minute lifetime.
@@ -3959,16 +3119,6 @@ class CacheCreation:
     ephemeral_1h_input_tokens: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CacheCreation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_cache_creation(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CacheCreation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_cache_creation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3979,13 +3129,9 @@ class CacheCreation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolUse:
+class ServerToolUse(_Record):
     """Server-side tool requests of an API call."""
 
     # Number of web searches.
@@ -3997,16 +3143,6 @@ class ServerToolUse:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolUse:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_use(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolUse:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_use, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4017,29 +3153,15 @@ class ServerToolUse:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class OutputTokensDetails:
+class OutputTokensDetails(_Record):
     """Breakdown of output tokens."""
 
     # Output tokens spent on thinking.
     thinking_tokens: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> OutputTokensDetails:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_output_tokens_details(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> OutputTokensDetails:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_output_tokens_details, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4049,13 +3171,9 @@ class OutputTokensDetails:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UsageIteration:
+class UsageIteration(_Record):
     """Usage of one API call within a turn."""
 
     # Input tokens.
@@ -4076,16 +3194,6 @@ class UsageIteration:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> UsageIteration:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_usage_iteration(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UsageIteration:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_usage_iteration, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4111,13 +3219,9 @@ class UsageIteration:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ModelUsage:
+class ModelUsage(_Record):
     """Usage and cost of one model during the session."""
 
     # Input tokens.
@@ -4148,16 +3252,6 @@ class ModelUsage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ModelUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_model_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ModelUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_model_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4190,13 +3284,9 @@ class ModelUsage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PermissionDenial:
+class PermissionDenial(_Record):
     """A tool call that was denied."""
 
     # Tool that was denied.
@@ -4208,16 +3298,6 @@ class PermissionDenial:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PermissionDenial:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_permission_denial(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PermissionDenial:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_permission_denial, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4228,13 +3308,9 @@ class PermissionDenial:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class McpServerStatus:
+class McpServerStatus(_Record):
     """An MCP server and its connection status."""
 
     # Server name.
@@ -4248,16 +3324,6 @@ class McpServerStatus:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> McpServerStatus:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_mcp_server_status(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> McpServerStatus:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_mcp_server_status, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4269,13 +3335,9 @@ class McpServerStatus:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PluginInfo:
+class PluginInfo(_Record):
     """A loaded plugin."""
 
     # Plugin name.
@@ -4291,16 +3353,6 @@ class PluginInfo:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PluginInfo:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_plugin_info(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PluginInfo:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_plugin_info, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4314,13 +3366,9 @@ class PluginInfo:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class LocalCommandRun:
+class LocalCommandRun(_Record):
     """A local slash command the CLI ran."""
 
     # Command name without the slash (e.g. "compact").
@@ -4332,16 +3380,6 @@ class LocalCommandRun:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> LocalCommandRun:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_local_command_run(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> LocalCommandRun:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_local_command_run, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4351,10 +3389,6 @@ class LocalCommandRun:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -11139,3 +10173,75 @@ def decode_local_command_run(data: object) -> LocalCommandRun:
 def encode_local_command_run(value: LocalCommandRun) -> JSONValue:
     """Encode LocalCommandRun as JSON data (the inverse of `decode_local_command_run`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+SystemMessage._decoder = decode_system_message
+SystemStatusMessage._decoder = decode_system_status_message
+SystemCompactBoundary._decoder = decode_system_compact_boundary
+HookStartedMessage._decoder = decode_hook_started_message
+HookProgressMessage._decoder = decode_hook_progress_message
+HookResponseMessage._decoder = decode_hook_response_message
+TaskStartedMessage._decoder = decode_task_started_message
+TaskProgressMessage._decoder = decode_task_progress_message
+TaskNotificationMessage._decoder = decode_task_notification_message
+TaskUpdatedMessage._decoder = decode_task_updated_message
+BackgroundTasksChangedMessage._decoder = decode_background_tasks_changed_message
+FilesPersistedEvent._decoder = decode_files_persisted_event
+ApiRetryMessage._decoder = decode_api_retry_message
+LocalCommandOutputMessage._decoder = decode_local_command_output_message
+SessionStateChangedMessage._decoder = decode_session_state_changed_message
+ElicitationCompleteMessage._decoder = decode_elicitation_complete_message
+InformationalMessage._decoder = decode_informational_message
+NotificationMessage._decoder = decode_notification_message
+PermissionDeniedMessage._decoder = decode_permission_denied_message
+CommandsChangedMessage._decoder = decode_commands_changed_message
+ThinkingTokensMessage._decoder = decode_thinking_tokens_message
+MirrorErrorMessage._decoder = decode_mirror_error_message
+AssistantMessage._decoder = decode_assistant_message
+UserMessage._decoder = decode_user_message
+ResultMessage._decoder = decode_result_message
+PartialAssistantMessage._decoder = decode_partial_assistant_message
+StreamEventMessage._decoder = decode_stream_event_message
+RateLimitEvent._decoder = decode_rate_limit_event
+ControlRequest._decoder = decode_control_request
+ControlResponse._decoder = decode_control_response
+CompactBoundaryMarker._decoder = decode_compact_boundary_marker
+ToolProgressMessage._decoder = decode_tool_progress_message
+ToolUseSummaryMessage._decoder = decode_tool_use_summary_message
+AuthStatusMessage._decoder = decode_auth_status_message
+PromptSuggestionMessage._decoder = decode_prompt_suggestion_message
+ConversationResetMessage._decoder = decode_conversation_reset_message
+TextBlock._decoder = decode_text_block
+ToolUseBlock._decoder = decode_tool_use_block
+ToolResultBlock._decoder = decode_tool_result_block
+ThinkingBlock._decoder = decode_thinking_block
+ControlInterruptRequest._decoder = decode_control_interrupt_request
+ControlCanUseToolRequest._decoder = decode_control_can_use_tool_request
+ControlInitializeRequest._decoder = decode_control_initialize_request
+ControlSetPermissionModeRequest._decoder = decode_control_set_permission_mode_request
+ControlSetModelRequest._decoder = decode_control_set_model_request
+ControlHookCallbackRequest._decoder = decode_control_hook_callback_request
+ControlMcpMessageRequest._decoder = decode_control_mcp_message_request
+ControlSuccessResponse._decoder = decode_control_success_response
+ControlErrorResponse._decoder = decode_control_error_response
+CompactMetadata._decoder = decode_compact_metadata
+TaskUsage._decoder = decode_task_usage
+BackgroundTask._decoder = decode_background_task
+PersistedFile._decoder = decode_persisted_file
+FailedFile._decoder = decode_failed_file
+NoResponse._decoder = decode_no_response
+AssistantMessageBody._decoder = decode_assistant_message_body
+UserMessageBody._decoder = decode_user_message_body
+RateLimitInfo._decoder = decode_rate_limit_info
+RateLimitWindow._decoder = decode_rate_limit_window
+Usage._decoder = decode_usage
+CacheCreation._decoder = decode_cache_creation
+ServerToolUse._decoder = decode_server_tool_use
+OutputTokensDetails._decoder = decode_output_tokens_details
+UsageIteration._decoder = decode_usage_iteration
+ModelUsage._decoder = decode_model_usage
+PermissionDenial._decoder = decode_permission_denial
+McpServerStatus._decoder = decode_mcp_server_status
+PluginInfo._decoder = decode_plugin_info
+LocalCommandRun._decoder = decode_local_command_run

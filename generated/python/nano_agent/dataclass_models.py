@@ -35,7 +35,7 @@ from ._runtime import (
     _list,
     _map,
     _object,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _tag,
@@ -187,7 +187,7 @@ class UnknownTodoStatus:
 
 
 @dataclass(frozen=True, slots=True)
-class TextContent:
+class TextContent(_Record):
     """Plain text content from user or assistant."""
 
     # Always "text"; auto-set, not in __init__.
@@ -196,16 +196,6 @@ class TextContent:
     text: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -216,13 +206,9 @@ class TextContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ThinkingContent:
+class ThinkingContent(_Record):
     """Model's reasoning/thinking (extended thinking, chain of thought)."""
 
     # Always "thinking".
@@ -242,16 +228,6 @@ class ThinkingContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -269,13 +245,9 @@ class ThinkingContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ToolUseContent:
+class ToolUseContent(_Record):
     """Tool/function call from the assistant."""
 
     # Always "tool_use".
@@ -293,16 +265,6 @@ class ToolUseContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -316,13 +278,9 @@ class ToolUseContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ToolResultContent:
+class ToolResultContent(_Record):
     """Result of a tool execution."""
 
     # Always "tool_result".
@@ -338,16 +296,6 @@ class ToolResultContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolResultContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_result_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolResultContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_result_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -360,13 +308,9 @@ class ToolResultContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ImageSource:
+class ImageSource(_Record):
     """Base64 source of an image (Anthropic wire format)."""
 
     # Always "base64".
@@ -378,16 +322,6 @@ class ImageSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ImageSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_image_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ImageSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_image_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -398,13 +332,9 @@ class ImageSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ImageContent:
+class ImageContent(_Record):
     """Image content block (base64-encoded), in Anthropic's wire shape."""
 
     # Always "image".
@@ -413,16 +343,6 @@ class ImageContent:
     source: ImageSource
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ImageContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_image_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ImageContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_image_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -433,13 +353,9 @@ class ImageContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class CompactionContent:
+class CompactionContent(_Record):
     """Codex compaction checkpoint: opaque server-side state replayed on the next request."""
 
     # Always "compaction".
@@ -448,16 +364,6 @@ class CompactionContent:
     encrypted_content: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CompactionContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_compaction_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CompactionContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_compaction_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -468,13 +374,9 @@ class CompactionContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class CompactionSummaryContent:
+class CompactionSummaryContent(_Record):
     """Codex compaction checkpoint under its legacy type name, accepted on parse."""
 
     # Always "compaction_summary".
@@ -483,16 +385,6 @@ class CompactionSummaryContent:
     encrypted_content: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CompactionSummaryContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_compaction_summary_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CompactionSummaryContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_compaction_summary_content, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -503,13 +395,9 @@ class CompactionSummaryContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ReasoningContent:
+class ReasoningContent(_Record):
     """OpenAI reasoning item, as ThinkingContent.to_dict writes it when it carries encrypted content."""
 
     # Always "reasoning".
@@ -525,16 +413,6 @@ class ReasoningContent:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ReasoningContent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reasoning_content(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ReasoningContent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reasoning_content, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -548,13 +426,9 @@ class ReasoningContent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class Message:
+class Message(_Record):
     """A conversation message (user or assistant)."""
 
     # Who sent the message.
@@ -563,16 +437,6 @@ class Message:
     content: str | list[ContentBlock]
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Message:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Message:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -583,13 +447,9 @@ class Message:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class SystemPrompt:
+class SystemPrompt(_Record):
     """System instructions for the model."""
 
     # Always "system_prompt".
@@ -598,16 +458,6 @@ class SystemPrompt:
     content: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SystemPrompt:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_system_prompt(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SystemPrompt:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_system_prompt, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -618,13 +468,9 @@ class SystemPrompt:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ToolDefinition:
+class ToolDefinition(_Record):
     """Single tool definition."""
 
     # Tool name.
@@ -636,16 +482,6 @@ class ToolDefinition:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolDefinition:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_definition(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolDefinition:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_definition, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -656,13 +492,9 @@ class ToolDefinition:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ToolDefinitions:
+class ToolDefinitions(_Record):
     """Collection of tool definitions."""
 
     # Always "tool_definitions".
@@ -671,16 +503,6 @@ class ToolDefinitions:
     tools: list[ToolDefinition]
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolDefinitions:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_definitions(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolDefinitions:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_definitions, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -691,13 +513,9 @@ class ToolDefinitions:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class ToolExecution:
+class ToolExecution(_Record):
     """Visual representation of tool execution (for debugging). ToolExecution nodes are for visualization only; they are NOT sent to the API."""
 
     # Always "tool_execution".
@@ -715,16 +533,6 @@ class ToolExecution:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolExecution:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_execution(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolExecution:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_execution, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -738,13 +546,9 @@ class ToolExecution:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class StopReason:
+class StopReason(_Record):
     """Why the conversation ended."""
 
     # Always "stop_reason".
@@ -758,16 +562,6 @@ class StopReason:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> StopReason:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_stop_reason(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> StopReason:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_stop_reason, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -779,13 +573,9 @@ class StopReason:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class SubGraph:
+class SubGraph(_Record):
     """Encapsulated sub-agent execution graph: the complete execution of a sub-agent, with its system prompt, all its nodes and a summary of the results."""
 
     # Always "sub_graph".
@@ -810,16 +600,6 @@ class SubGraph:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SubGraph:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_sub_graph(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SubGraph:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_sub_graph, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -837,13 +617,9 @@ class SubGraph:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class Response:
+class Response(_Record):
     """API response object."""
 
     # Response id.
@@ -861,16 +637,6 @@ class Response:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Response:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_response(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Response:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_response, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -883,10 +649,6 @@ class Response:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
     def get_text(self) -> str:
         """Extract text content: the text of every TextContent block, joined."""
@@ -902,7 +664,7 @@ class Response:
 
 
 @dataclass(frozen=False, slots=True)
-class Usage:
+class Usage(_Record):
     """Token usage statistics."""
 
     # Input tokens.
@@ -917,16 +679,6 @@ class Usage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Usage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Usage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -943,13 +695,9 @@ class Usage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=True, slots=True)
-class TodoItem:
+class TodoItem(_Record):
     """A todo item, for task tracking with TodoWriteTool."""
 
     # What has to be done.
@@ -961,16 +709,6 @@ class TodoItem:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TodoItem:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_todo_item(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TodoItem:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_todo_item, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -981,13 +719,9 @@ class TodoItem:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Todo:
+class Todo(_Record):
     """Todo (tool state) kept by TodoWriteTool."""
 
     # What has to be done.
@@ -999,16 +733,6 @@ class Todo:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Todo:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_todo(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Todo:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_todo, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1019,13 +743,9 @@ class Todo:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PendingEdit:
+class PendingEdit(_Record):
     """Stores a pending edit awaiting confirmation from EditConfirmTool."""
 
     # Target file.
@@ -1049,16 +769,6 @@ class PendingEdit:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PendingEdit:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_pending_edit(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PendingEdit:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_pending_edit, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1075,13 +785,9 @@ class PendingEdit:
             out["match_count"] = self.match_count
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TruncationConfig:
+class TruncationConfig(_Record):
     """Configuration for tool output truncation."""
 
     # Max characters before truncation.
@@ -1092,16 +798,6 @@ class TruncationConfig:
     enabled: bool = True
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TruncationConfig:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_truncation_config(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TruncationConfig:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_truncation_config, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1114,13 +810,9 @@ class TruncationConfig:
             out["enabled"] = self.enabled
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TruncatedOutput:
+class TruncatedOutput(_Record):
     """Metadata about a truncated tool output."""
 
     # Tool that produced output.
@@ -1134,16 +826,6 @@ class TruncatedOutput:
     # Unix timestamp.
     created_at: float
 
-    @classmethod
-    def from_dict(cls, data: object) -> TruncatedOutput:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_truncated_output(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TruncatedOutput:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_truncated_output, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1154,13 +836,9 @@ class TruncatedOutput:
         out["created_at"] = self.created_at
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PythonScript:
+class PythonScript(_Record):
     """Tracks a Python script file for PythonTool."""
 
     # Unique identifier (e.g., "py_abc123").
@@ -1178,16 +856,6 @@ class PythonScript:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PythonScript:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_python_script(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PythonScript:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_python_script, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1200,10 +868,6 @@ class PythonScript:
         if "run_count" in self._present or self.run_count != 0:
             out["run_count"] = self.run_count
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -2769,3 +2433,30 @@ def decode_python_script(data: object) -> PythonScript:
 def encode_python_script(value: PythonScript) -> JSONValue:
     """Encode PythonScript as JSON data (the inverse of `decode_python_script`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+TextContent._decoder = decode_text_content
+ThinkingContent._decoder = decode_thinking_content
+ToolUseContent._decoder = decode_tool_use_content
+ToolResultContent._decoder = decode_tool_result_content
+ImageSource._decoder = decode_image_source
+ImageContent._decoder = decode_image_content
+CompactionContent._decoder = decode_compaction_content
+CompactionSummaryContent._decoder = decode_compaction_summary_content
+ReasoningContent._decoder = decode_reasoning_content
+Message._decoder = decode_message
+SystemPrompt._decoder = decode_system_prompt
+ToolDefinition._decoder = decode_tool_definition
+ToolDefinitions._decoder = decode_tool_definitions
+ToolExecution._decoder = decode_tool_execution
+StopReason._decoder = decode_stop_reason
+SubGraph._decoder = decode_sub_graph
+Response._decoder = decode_response
+Usage._decoder = decode_usage
+TodoItem._decoder = decode_todo_item
+Todo._decoder = decode_todo
+PendingEdit._decoder = decode_pending_edit
+TruncationConfig._decoder = decode_truncation_config
+TruncatedOutput._decoder = decode_truncated_output
+PythonScript._decoder = decode_python_script

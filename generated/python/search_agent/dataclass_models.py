@@ -36,7 +36,7 @@ from ._runtime import (
     _list,
     _literal,
     _object,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _tag,
@@ -779,7 +779,7 @@ class TokenStatus(Enum):
 
 
 @dataclass(frozen=False, slots=True)
-class MessageParam:
+class MessageParam(_Record):
     """对话消息类型 (conversation message type); 来源 (source): anthropic.types.MessageParam."""
 
     # Who sent the message (用户消息 user message / 助手消息 assistant message).
@@ -790,16 +790,6 @@ class MessageParam:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessageParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_param, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -809,13 +799,9 @@ class MessageParam:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextBlockParam:
+class TextBlockParam(_Record):
     """A text content block in a request."""
 
     # Always "text".
@@ -830,16 +816,6 @@ class TextBlockParam:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -858,13 +834,9 @@ class TextBlockParam:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ImageBlockParam:
+class ImageBlockParam(_Record):
     """An image content block in a request."""
 
     # Always "image".
@@ -877,16 +849,6 @@ class ImageBlockParam:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ImageBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_image_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ImageBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_image_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -901,13 +863,9 @@ class ImageBlockParam:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseBlockParam:
+class ToolUseBlockParam(_Record):
     """A tool call sent back to the API as part of an assistant message."""
 
     # Always "tool_use".
@@ -925,16 +883,6 @@ class ToolUseBlockParam:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_block_param, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -950,13 +898,9 @@ class ToolUseBlockParam:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolResultBlockParam:
+class ToolResultBlockParam(_Record):
     """A tool result block, sent in a user message (带工具结果的消息, message with tool results)."""
 
     # Always "tool_result".
@@ -973,16 +917,6 @@ class ToolResultBlockParam:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolResultBlockParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_result_block_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolResultBlockParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_result_block_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1005,13 +939,9 @@ class ToolResultBlockParam:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Document:
+class Document(_Record):
     """Citations 文档 (a document for citations); 来源 (source) anthropic.types.Document."""
 
     # Always "document".
@@ -1024,16 +954,6 @@ class Document:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Document:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_document(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Document:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_document, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1048,13 +968,9 @@ class Document:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingBlock:
+class ThinkingBlock(_Record):
     """Extended-thinking content produced by the model."""
 
     # Always "thinking".
@@ -1066,16 +982,6 @@ class ThinkingBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1086,13 +992,9 @@ class ThinkingBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RedactedThinkingBlock:
+class RedactedThinkingBlock(_Record):
     """Thinking content encrypted by the safety system."""
 
     # Always "redacted_thinking".
@@ -1101,16 +1003,6 @@ class RedactedThinkingBlock:
     data: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> RedactedThinkingBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_redacted_thinking_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RedactedThinkingBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_redacted_thinking_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1121,13 +1013,9 @@ class RedactedThinkingBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolUseBlock:
+class ServerToolUseBlock(_Record):
     """A call of a server tool the API runs itself (web search, code execution, ...)."""
 
     # Always "server_tool_use".
@@ -1147,16 +1035,6 @@ class ServerToolUseBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolUseBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_use_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolUseBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_use_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1174,13 +1052,9 @@ class ServerToolUseBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchToolResultBlock:
+class WebSearchToolResultBlock(_Record):
     """The result of a web_search server tool call."""
 
     # Always "web_search_tool_result".
@@ -1197,16 +1071,6 @@ class WebSearchToolResultBlock:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool_result_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1226,13 +1090,9 @@ class WebSearchToolResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchToolResultError:
+class WebSearchToolResultError(_Record):
     """A failed web search."""
 
     # Always "web_search_tool_result_error".
@@ -1244,16 +1104,6 @@ class WebSearchToolResultError:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1263,13 +1113,9 @@ class WebSearchToolResultError:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CacheControlEphemeral:
+class CacheControlEphemeral(_Record):
     """Marks a prompt-cache breakpoint at this block."""
 
     # Always "ephemeral".
@@ -1281,16 +1127,6 @@ class CacheControlEphemeral:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CacheControlEphemeral:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_cache_control_ephemeral(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CacheControlEphemeral:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_cache_control_ephemeral, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1301,13 +1137,9 @@ class CacheControlEphemeral:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Base64ImageSource:
+class Base64ImageSource(_Record):
     """Image data inlined as base64."""
 
     # Always "base64".
@@ -1319,16 +1151,6 @@ class Base64ImageSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Base64ImageSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_base64_image_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Base64ImageSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_base64_image_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1339,13 +1161,9 @@ class Base64ImageSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UrlImageSource:
+class UrlImageSource(_Record):
     """Image referenced by URL."""
 
     # Always "url".
@@ -1354,16 +1172,6 @@ class UrlImageSource:
     url: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> UrlImageSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_url_image_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UrlImageSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_url_image_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1374,13 +1182,9 @@ class UrlImageSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Citation:
+class Citation(_Record):
     """The seed's citation (引用): the cited text and where it comes from. Used by the seed's Document and its CitationsDelta example; the Messages API itself cites with TextCitation."""
 
     # 引用的文本 (the cited text).
@@ -1389,16 +1193,6 @@ class Citation:
     source: CitationSource
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Citation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Citation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1409,13 +1203,9 @@ class Citation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationCharLocation:
+class CitationCharLocation(_Record):
     """A citation of a character range of a plain-text document."""
 
     # Always "char_location".
@@ -1437,16 +1227,6 @@ class CitationCharLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationCharLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_char_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationCharLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_char_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1463,13 +1243,9 @@ class CitationCharLocation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationPageLocation:
+class CitationPageLocation(_Record):
     """A citation of a page range of a PDF document."""
 
     # Always "page_location".
@@ -1491,16 +1267,6 @@ class CitationPageLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationPageLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_page_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationPageLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_page_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1517,13 +1283,9 @@ class CitationPageLocation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationContentBlockLocation:
+class CitationContentBlockLocation(_Record):
     """A citation of a range of blocks of a custom-content document."""
 
     # Always "content_block_location".
@@ -1545,16 +1307,6 @@ class CitationContentBlockLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationContentBlockLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_content_block_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationContentBlockLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_content_block_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1571,13 +1323,9 @@ class CitationContentBlockLocation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsWebSearchResultLocation:
+class CitationsWebSearchResultLocation(_Record):
     """A citation of a web search result."""
 
     # Always "web_search_result_location".
@@ -1597,16 +1345,6 @@ class CitationsWebSearchResultLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsWebSearchResultLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_web_search_result_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsWebSearchResultLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_web_search_result_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1620,13 +1358,9 @@ class CitationsWebSearchResultLocation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsSearchResultLocation:
+class CitationsSearchResultLocation(_Record):
     """A citation of a search_result content block."""
 
     # Always "search_result_location".
@@ -1648,16 +1382,6 @@ class CitationsSearchResultLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsSearchResultLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_search_result_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsSearchResultLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_search_result_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1673,13 +1397,9 @@ class CitationsSearchResultLocation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationSource:
+class CitationSource(_Record):
     """Source of a citation."""
 
     # Source id (e.g. "doc_xxx" or "src_xxx").
@@ -1688,16 +1408,6 @@ class CitationSource:
     dataset: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CitationSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citation_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citation_source, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1708,13 +1418,9 @@ class CitationSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextBlock:
+class TextBlock(_Record):
     """A text content block in a response."""
 
     # Always "text".
@@ -1727,16 +1433,6 @@ class TextBlock:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1751,13 +1447,9 @@ class TextBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolUseBlock:
+class ToolUseBlock(_Record):
     """工具调用块 (tool use block); 来源 (source) anthropic.types.ToolUseBlock."""
 
     # Always "tool_use".
@@ -1775,16 +1467,6 @@ class ToolUseBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolUseBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_use_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolUseBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_use_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1798,29 +1480,15 @@ class ToolUseBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class DirectCaller:
+class DirectCaller(_Record):
     """The tool was invoked directly by the model."""
 
     # Always "direct".
     type: Literal["direct"] = field(default="direct", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> DirectCaller:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_direct_caller(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> DirectCaller:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_direct_caller, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1830,13 +1498,9 @@ class DirectCaller:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolCaller:
+class ServerToolCaller(_Record):
     """The tool was invoked from code running in the code_execution_20250825 code execution tool."""
 
     # Always "code_execution_20250825".
@@ -1845,16 +1509,6 @@ class ServerToolCaller:
     tool_id: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolCaller:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_caller(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolCaller:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_caller, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1865,13 +1519,9 @@ class ServerToolCaller:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolCaller20260120:
+class ServerToolCaller20260120(_Record):
     """The tool was invoked from code running in the code_execution_20260120 code execution tool."""
 
     # Always "code_execution_20260120".
@@ -1880,16 +1530,6 @@ class ServerToolCaller20260120:
     tool_id: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolCaller20260120:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_caller20260120(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolCaller20260120:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_caller20260120, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1900,13 +1540,9 @@ class ServerToolCaller20260120:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchResultBlock:
+class WebSearchResultBlock(_Record):
     """One web search result."""
 
     # Always "web_search_result".
@@ -1924,16 +1560,6 @@ class WebSearchResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -1947,13 +1573,9 @@ class WebSearchResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsConfig:
+class CitationsConfig(_Record):
     """Whether citations are enabled for a document."""
 
     # Citations on or off.
@@ -1962,16 +1584,6 @@ class CitationsConfig:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsConfig:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_config(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsConfig:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_config, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -1982,13 +1594,9 @@ class CitationsConfig:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Base64PdfSource:
+class Base64PdfSource(_Record):
     """A PDF inlined as base64."""
 
     # Always "base64".
@@ -2000,16 +1608,6 @@ class Base64PdfSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Base64PdfSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_base64_pdf_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Base64PdfSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_base64_pdf_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2020,13 +1618,9 @@ class Base64PdfSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PlainTextSource:
+class PlainTextSource(_Record):
     """Plain text document content."""
 
     # Always "text".
@@ -2038,16 +1632,6 @@ class PlainTextSource:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> PlainTextSource:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_plain_text_source(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PlainTextSource:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_plain_text_source, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2058,13 +1642,9 @@ class PlainTextSource:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class DocumentBlock:
+class DocumentBlock(_Record):
     """A document returned by a server tool (e.g. a fetched web page)."""
 
     # Always "document".
@@ -2080,16 +1660,6 @@ class DocumentBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> DocumentBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_document_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> DocumentBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_document_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2103,13 +1673,9 @@ class DocumentBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchBlock:
+class WebFetchBlock(_Record):
     """A fetched web page."""
 
     # Always "web_fetch_result".
@@ -2125,16 +1691,6 @@ class WebFetchBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2147,13 +1703,9 @@ class WebFetchBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchToolResultErrorBlock:
+class WebFetchToolResultErrorBlock(_Record):
     """A failed web fetch."""
 
     # Always "web_fetch_tool_result_error".
@@ -2165,16 +1717,6 @@ class WebFetchToolResultErrorBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchToolResultErrorBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool_result_error_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchToolResultErrorBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool_result_error_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2184,13 +1726,9 @@ class WebFetchToolResultErrorBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchToolResultBlock:
+class WebFetchToolResultBlock(_Record):
     """The result of a web_fetch server tool call."""
 
     # Always "web_fetch_tool_result".
@@ -2206,16 +1744,6 @@ class WebFetchToolResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2228,13 +1756,9 @@ class WebFetchToolResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionOutputBlock:
+class CodeExecutionOutputBlock(_Record):
     """A file written by code execution."""
 
     # Always "code_execution_output".
@@ -2243,16 +1767,6 @@ class CodeExecutionOutputBlock:
     file_id: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionOutputBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_output_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionOutputBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_output_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2263,13 +1777,9 @@ class CodeExecutionOutputBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionResultBlock:
+class CodeExecutionResultBlock(_Record):
     """The outcome of running code."""
 
     # Always "code_execution_result".
@@ -2285,16 +1795,6 @@ class CodeExecutionResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2307,13 +1807,9 @@ class CodeExecutionResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class EncryptedCodeExecutionResultBlock:
+class EncryptedCodeExecutionResultBlock(_Record):
     """The outcome of running code, with encrypted stdout."""
 
     # Always "encrypted_code_execution_result".
@@ -2331,16 +1827,6 @@ class EncryptedCodeExecutionResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> EncryptedCodeExecutionResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_encrypted_code_execution_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> EncryptedCodeExecutionResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_encrypted_code_execution_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2353,13 +1839,9 @@ class EncryptedCodeExecutionResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionToolResultError:
+class CodeExecutionToolResultError(_Record):
     """Failed code execution."""
 
     # Always "code_execution_tool_result_error".
@@ -2371,16 +1853,6 @@ class CodeExecutionToolResultError:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2390,13 +1862,9 @@ class CodeExecutionToolResultError:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionToolResultBlock:
+class CodeExecutionToolResultBlock(_Record):
     """The result of a code_execution server tool call."""
 
     # Always "code_execution_tool_result".
@@ -2410,16 +1878,6 @@ class CodeExecutionToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2430,13 +1888,9 @@ class CodeExecutionToolResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionOutputBlock:
+class BashCodeExecutionOutputBlock(_Record):
     """A file written by a bash command."""
 
     # Always "bash_code_execution_output".
@@ -2448,16 +1902,6 @@ class BashCodeExecutionOutputBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionOutputBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_output_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionOutputBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_output_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2467,13 +1911,9 @@ class BashCodeExecutionOutputBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionResultBlock:
+class BashCodeExecutionResultBlock(_Record):
     """The outcome of a bash command."""
 
     # Always "bash_code_execution_result".
@@ -2491,16 +1931,6 @@ class BashCodeExecutionResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2513,13 +1943,9 @@ class BashCodeExecutionResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionToolResultError:
+class BashCodeExecutionToolResultError(_Record):
     """A failed bash command."""
 
     # Always "bash_code_execution_tool_result_error".
@@ -2531,16 +1957,6 @@ class BashCodeExecutionToolResultError:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2550,13 +1966,9 @@ class BashCodeExecutionToolResultError:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class BashCodeExecutionToolResultBlock:
+class BashCodeExecutionToolResultBlock(_Record):
     """The result of a bash_code_execution server tool call."""
 
     # Always "bash_code_execution_tool_result".
@@ -2570,16 +1982,6 @@ class BashCodeExecutionToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> BashCodeExecutionToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_bash_code_execution_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> BashCodeExecutionToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_bash_code_execution_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2590,13 +1992,9 @@ class BashCodeExecutionToolResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionToolResultError:
+class TextEditorCodeExecutionToolResultError(_Record):
     """A failed text editor command."""
 
     # Always "text_editor_code_execution_tool_result_error".
@@ -2615,16 +2013,6 @@ class TextEditorCodeExecutionToolResultError:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2636,13 +2024,9 @@ class TextEditorCodeExecutionToolResultError:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionViewResultBlock:
+class TextEditorCodeExecutionViewResultBlock(_Record):
     """The content of a viewed file."""
 
     # Always "text_editor_code_execution_view_result".
@@ -2664,16 +2048,6 @@ class TextEditorCodeExecutionViewResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionViewResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_view_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionViewResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_view_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2690,13 +2064,9 @@ class TextEditorCodeExecutionViewResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionCreateResultBlock:
+class TextEditorCodeExecutionCreateResultBlock(_Record):
     """A created or overwritten file."""
 
     # Always "text_editor_code_execution_create_result".
@@ -2708,16 +2078,6 @@ class TextEditorCodeExecutionCreateResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionCreateResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_create_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionCreateResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_create_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2727,13 +2087,9 @@ class TextEditorCodeExecutionCreateResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionStrReplaceResultBlock:
+class TextEditorCodeExecutionStrReplaceResultBlock(_Record):
     """An edited file (string replacement)."""
 
     # Always "text_editor_code_execution_str_replace_result".
@@ -2755,16 +2111,6 @@ class TextEditorCodeExecutionStrReplaceResultBlock:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionStrReplaceResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_str_replace_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionStrReplaceResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_str_replace_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2783,13 +2129,9 @@ class TextEditorCodeExecutionStrReplaceResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextEditorCodeExecutionToolResultBlock:
+class TextEditorCodeExecutionToolResultBlock(_Record):
     """The result of a text_editor_code_execution server tool call."""
 
     # Always "text_editor_code_execution_tool_result".
@@ -2803,16 +2145,6 @@ class TextEditorCodeExecutionToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> TextEditorCodeExecutionToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_editor_code_execution_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextEditorCodeExecutionToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_editor_code_execution_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2823,13 +2155,9 @@ class TextEditorCodeExecutionToolResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchToolResultError:
+class ToolSearchToolResultError(_Record):
     """A failed tool search."""
 
     # Always "tool_search_tool_result_error".
@@ -2845,16 +2173,6 @@ class ToolSearchToolResultError:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchToolResultError:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_tool_result_error(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchToolResultError:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_tool_result_error, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2866,13 +2184,9 @@ class ToolSearchToolResultError:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolReferenceBlock:
+class ToolReferenceBlock(_Record):
     """A tool found by tool search."""
 
     # Always "tool_reference".
@@ -2881,16 +2195,6 @@ class ToolReferenceBlock:
     tool_name: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolReferenceBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_reference_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolReferenceBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_reference_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -2901,13 +2205,9 @@ class ToolReferenceBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchToolSearchResultBlock:
+class ToolSearchToolSearchResultBlock(_Record):
     """The tools a tool search found."""
 
     # Always "tool_search_tool_search_result".
@@ -2919,16 +2219,6 @@ class ToolSearchToolSearchResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchToolSearchResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_tool_search_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchToolSearchResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_tool_search_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2938,13 +2228,9 @@ class ToolSearchToolSearchResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchToolResultBlock:
+class ToolSearchToolResultBlock(_Record):
     """The result of a tool search server tool call."""
 
     # Always "tool_search_tool_result".
@@ -2956,16 +2242,6 @@ class ToolSearchToolResultBlock:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchToolResultBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_tool_result_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchToolResultBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_tool_result_block, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -2976,13 +2252,9 @@ class ToolSearchToolResultBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContainerUploadBlock:
+class ContainerUploadBlock(_Record):
     """A file uploaded to the code execution container."""
 
     # Always "container_upload".
@@ -2991,16 +2263,6 @@ class ContainerUploadBlock:
     file_id: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ContainerUploadBlock:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_container_upload_block(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContainerUploadBlock:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_container_upload_block, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3011,13 +2273,9 @@ class ContainerUploadBlock:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CacheCreation:
+class CacheCreation(_Record):
     """Breakdown of cached input tokens by cache lifetime."""
 
     # Input tokens used to create 5-minute cache entries.
@@ -3026,16 +2284,6 @@ class CacheCreation:
     ephemeral_1h_input_tokens: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CacheCreation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_cache_creation(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CacheCreation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_cache_creation, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3046,13 +2294,9 @@ class CacheCreation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ServerToolUsage:
+class ServerToolUsage(_Record):
     """Number of server tool requests made."""
 
     # Number of web search requests.
@@ -3064,16 +2308,6 @@ class ServerToolUsage:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ServerToolUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_server_tool_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ServerToolUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_server_tool_usage, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3084,29 +2318,15 @@ class ServerToolUsage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class OutputTokensDetails:
+class OutputTokensDetails(_Record):
     """Breakdown of output tokens."""
 
     # Output tokens spent on thinking.
     thinking_tokens: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> OutputTokensDetails:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_output_tokens_details(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> OutputTokensDetails:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_output_tokens_details, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3116,13 +2336,9 @@ class OutputTokensDetails:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class RefusalStopDetails:
+class RefusalStopDetails(_Record):
     """Details of a refusal (stop_reason "refusal")."""
 
     # Always "refusal".
@@ -3136,16 +2352,6 @@ class RefusalStopDetails:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> RefusalStopDetails:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_refusal_stop_details(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> RefusalStopDetails:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_refusal_stop_details, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3158,13 +2364,9 @@ class RefusalStopDetails:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Usage:
+class Usage(_Record):
     """Billing and rate-limit usage of a message."""
 
     # Input tokens used.
@@ -3189,16 +2391,6 @@ class Usage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Usage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Usage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3232,13 +2424,9 @@ class Usage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Container:
+class Container(_Record):
     """Code-execution container used by the request."""
 
     # Container id.
@@ -3247,16 +2435,6 @@ class Container:
     expires_at: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Container:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_container(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Container:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_container, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3267,13 +2445,9 @@ class Container:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Message:
+class Message(_Record):
     """A response message of the Messages API (anthropic.types.Message)."""
 
     # Unique message id (msg_...).
@@ -3301,16 +2475,6 @@ class Message:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Message:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Message:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3330,13 +2494,9 @@ class Message:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class TextDelta:
+class TextDelta(_Record):
     """文本增量事件 (text delta); 来源 (source) anthropic.types.TextDelta."""
 
     # Always "text_delta".
@@ -3345,16 +2505,6 @@ class TextDelta:
     text: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> TextDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_text_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> TextDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_text_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3365,13 +2515,9 @@ class TextDelta:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CitationsDelta:
+class CitationsDelta(_Record):
     """引用增量事件 (citations delta); 来源 (source) anthropic.types.ContentBlockDeltaEvent.CitationsDelta."""
 
     # Always "citations_delta".
@@ -3385,16 +2531,6 @@ class CitationsDelta:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CitationsDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_citations_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CitationsDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_citations_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3410,13 +2546,9 @@ class CitationsDelta:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class InputJsonDelta:
+class InputJsonDelta(_Record):
     """A fragment of a tool_use block's input JSON."""
 
     # Always "input_json_delta".
@@ -3425,16 +2557,6 @@ class InputJsonDelta:
     partial_json: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> InputJsonDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_input_json_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> InputJsonDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_input_json_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3445,13 +2567,9 @@ class InputJsonDelta:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingDelta:
+class ThinkingDelta(_Record):
     """A fragment of a thinking block."""
 
     # Always "thinking_delta".
@@ -3460,16 +2578,6 @@ class ThinkingDelta:
     thinking: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3480,13 +2588,9 @@ class ThinkingDelta:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SignatureDelta:
+class SignatureDelta(_Record):
     """The signature of a thinking block, sent just before content_block_stop."""
 
     # Always "signature_delta".
@@ -3495,16 +2599,6 @@ class SignatureDelta:
     signature: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> SignatureDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_signature_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SignatureDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_signature_delta, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3515,13 +2609,9 @@ class SignatureDelta:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageStartEvent:
+class MessageStartEvent(_Record):
     """First event of a stream; carries the message with empty content."""
 
     # Always "message_start".
@@ -3530,16 +2620,6 @@ class MessageStartEvent:
     message: Message
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_start_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3550,13 +2630,9 @@ class MessageStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContentBlockStartEvent:
+class ContentBlockStartEvent(_Record):
     """Starts the content block at `index`."""
 
     # Always "content_block_start".
@@ -3568,16 +2644,6 @@ class ContentBlockStartEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ContentBlockStartEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_content_block_start_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContentBlockStartEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_content_block_start_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3588,13 +2654,9 @@ class ContentBlockStartEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContentBlockDeltaEvent:
+class ContentBlockDeltaEvent(_Record):
     """An incremental update to the content block at `index`."""
 
     # Always "content_block_delta".
@@ -3606,16 +2668,6 @@ class ContentBlockDeltaEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ContentBlockDeltaEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_content_block_delta_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContentBlockDeltaEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_content_block_delta_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3626,13 +2678,9 @@ class ContentBlockDeltaEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ContentBlockStopEvent:
+class ContentBlockStopEvent(_Record):
     """Ends the content block at `index`."""
 
     # Always "content_block_stop".
@@ -3641,16 +2689,6 @@ class ContentBlockStopEvent:
     index: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ContentBlockStopEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_content_block_stop_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ContentBlockStopEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_content_block_stop_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3661,13 +2699,9 @@ class ContentBlockStopEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageDelta:
+class MessageDelta(_Record):
     """Top-level changes to the message in a message_delta event."""
 
     # Why the model stopped.
@@ -3683,16 +2717,6 @@ class MessageDelta:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessageDelta:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_delta(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageDelta:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_delta, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3706,13 +2730,9 @@ class MessageDelta:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageDeltaUsage:
+class MessageDeltaUsage(_Record):
     """Cumulative token usage reported by a message_delta event."""
 
     # Cumulative output tokens.
@@ -3731,16 +2751,6 @@ class MessageDeltaUsage:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageDeltaUsage:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_delta_usage(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageDeltaUsage:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_delta_usage, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3767,13 +2777,9 @@ class MessageDeltaUsage:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageDeltaEvent:
+class MessageDeltaEvent(_Record):
     """Top-level changes to the message (stop reason, final usage)."""
 
     # Always "message_delta".
@@ -3785,16 +2791,6 @@ class MessageDeltaEvent:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> MessageDeltaEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_delta_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageDeltaEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_delta_event, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -3805,29 +2801,15 @@ class MessageDeltaEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageStopEvent:
+class MessageStopEvent(_Record):
     """Last event of a stream."""
 
     # Always "message_stop".
     type: Literal["message_stop"] = field(default="message_stop", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageStopEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_stop_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageStopEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_stop_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3837,29 +2819,15 @@ class MessageStopEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class PingEvent:
+class PingEvent(_Record):
     """Keep-alive event the API may send at any point of a stream."""
 
     # Always "ping".
     type: Literal["ping"] = field(default="ping", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> PingEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_ping_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> PingEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_ping_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3869,13 +2837,9 @@ class PingEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ErrorDetail:
+class ErrorDetail(_Record):
     """What went wrong."""
 
     # Error kind (e.g. overloaded_error).
@@ -3884,16 +2848,6 @@ class ErrorDetail:
     message: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ErrorDetail:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_error_detail(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ErrorDetail:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_error_detail, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3904,13 +2858,9 @@ class ErrorDetail:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ErrorEvent:
+class ErrorEvent(_Record):
     """An error reported inside a stream (e.g. overloaded_error)."""
 
     # Always "error".
@@ -3919,16 +2869,6 @@ class ErrorEvent:
     error: ErrorDetail
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ErrorEvent:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_error_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ErrorEvent:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_error_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -3939,13 +2879,9 @@ class ErrorEvent:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolParam:
+class ToolParam(_Record):
     """A tool the model may call (Messages API request)."""
 
     # Tool name the model uses in tool_use blocks.
@@ -3972,16 +2908,6 @@ class ToolParam:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolParam:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_param(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolParam:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_param, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4016,13 +2942,9 @@ class ToolParam:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class UserLocation:
+class UserLocation(_Record):
     """Approximate location of the user, for localised web search."""
 
     # Always "approximate".
@@ -4040,16 +2962,6 @@ class UserLocation:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> UserLocation:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_user_location(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> UserLocation:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_user_location, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -4066,13 +2978,9 @@ class UserLocation:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolBash20250124:
+class ToolBash20250124(_Record):
     """The bash server tool (bash_20250124): the API runs it, so it has no input_schema."""
 
     # Always "bash_20250124".
@@ -4093,16 +3001,6 @@ class ToolBash20250124:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolBash20250124:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_bash20250124(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolBash20250124:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_bash20250124, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4131,13 +3029,9 @@ class ToolBash20250124:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20250522:
+class CodeExecutionTool20250522(_Record):
     """The code_execution server tool (code_execution_20250522): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20250522".
@@ -4156,16 +3050,6 @@ class CodeExecutionTool20250522:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20250522:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20250522(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20250522:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20250522, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4190,13 +3074,9 @@ class CodeExecutionTool20250522:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20250825:
+class CodeExecutionTool20250825(_Record):
     """The code_execution server tool (code_execution_20250825): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20250825".
@@ -4215,16 +3095,6 @@ class CodeExecutionTool20250825:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20250825:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20250825(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20250825:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20250825, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4249,13 +3119,9 @@ class CodeExecutionTool20250825:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20260120:
+class CodeExecutionTool20260120(_Record):
     """The code_execution server tool (code_execution_20260120): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20260120".
@@ -4274,16 +3140,6 @@ class CodeExecutionTool20260120:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20260120:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20260120(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20260120:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20260120, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4308,13 +3164,9 @@ class CodeExecutionTool20260120:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class CodeExecutionTool20260521:
+class CodeExecutionTool20260521(_Record):
     """The code_execution server tool (code_execution_20260521): the API runs it, so it has no input_schema."""
 
     # Always "code_execution_20260521".
@@ -4333,16 +3185,6 @@ class CodeExecutionTool20260521:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> CodeExecutionTool20260521:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_code_execution_tool20260521(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> CodeExecutionTool20260521:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_code_execution_tool20260521, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4367,13 +3209,9 @@ class CodeExecutionTool20260521:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MemoryTool20250818:
+class MemoryTool20250818(_Record):
     """The memory server tool (memory_20250818): the API runs it, so it has no input_schema."""
 
     # Always "memory_20250818".
@@ -4394,16 +3232,6 @@ class MemoryTool20250818:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MemoryTool20250818:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_memory_tool20250818(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MemoryTool20250818:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_memory_tool20250818, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4432,13 +3260,9 @@ class MemoryTool20250818:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class AdvisorTool20260301:
+class AdvisorTool20260301(_Record):
     """The advisor server tool (advisor_20260301): a second model the API consults; it has no input_schema."""
 
     # Always "advisor_20260301".
@@ -4465,16 +3289,6 @@ class AdvisorTool20260301:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> AdvisorTool20260301:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_advisor_tool20260301(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> AdvisorTool20260301:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_advisor_tool20260301, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4506,13 +3320,9 @@ class AdvisorTool20260301:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolTextEditor20250124:
+class ToolTextEditor20250124(_Record):
     """The str_replace_editor server tool (text_editor_20250124): the API runs it, so it has no input_schema."""
 
     # Always "text_editor_20250124".
@@ -4533,16 +3343,6 @@ class ToolTextEditor20250124:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolTextEditor20250124:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_text_editor20250124(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolTextEditor20250124:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_text_editor20250124, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4571,13 +3371,9 @@ class ToolTextEditor20250124:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolTextEditor20250429:
+class ToolTextEditor20250429(_Record):
     """The str_replace_based_edit_tool server tool (text_editor_20250429): the API runs it, so it has no input_schema."""
 
     # Always "text_editor_20250429".
@@ -4600,16 +3396,6 @@ class ToolTextEditor20250429:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolTextEditor20250429:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_text_editor20250429(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolTextEditor20250429:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_text_editor20250429, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4638,13 +3424,9 @@ class ToolTextEditor20250429:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolTextEditor20250728:
+class ToolTextEditor20250728(_Record):
     """The str_replace_based_edit_tool server tool (text_editor_20250728): the API runs it, so it has no input_schema."""
 
     # Always "text_editor_20250728".
@@ -4669,16 +3451,6 @@ class ToolTextEditor20250728:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolTextEditor20250728:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_text_editor20250728(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolTextEditor20250728:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_text_editor20250728, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4709,13 +3481,9 @@ class ToolTextEditor20250728:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchTool20250305:
+class WebSearchTool20250305(_Record):
     """The web_search server tool (web_search_20250305): the API runs it, so it has no input_schema."""
 
     # Always "web_search_20250305".
@@ -4742,16 +3510,6 @@ class WebSearchTool20250305:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchTool20250305:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool20250305(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchTool20250305:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool20250305, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4790,13 +3548,9 @@ class WebSearchTool20250305:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20250910:
+class WebFetchTool20250910(_Record):
     """The web_fetch server tool (web_fetch_20250910): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20250910".
@@ -4825,16 +3579,6 @@ class WebFetchTool20250910:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20250910:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20250910(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20250910:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20250910, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4873,13 +3617,9 @@ class WebFetchTool20250910:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchTool20260209:
+class WebSearchTool20260209(_Record):
     """The web_search server tool (web_search_20260209): the API runs it, so it has no input_schema."""
 
     # Always "web_search_20260209".
@@ -4906,16 +3646,6 @@ class WebSearchTool20260209:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchTool20260209:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool20260209(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchTool20260209:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool20260209, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -4954,13 +3684,9 @@ class WebSearchTool20260209:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20260209:
+class WebFetchTool20260209(_Record):
     """The web_fetch server tool (web_fetch_20260209): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20260209".
@@ -4989,16 +3715,6 @@ class WebFetchTool20260209:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20260209:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20260209(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20260209:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20260209, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5037,13 +3753,9 @@ class WebFetchTool20260209:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20260309:
+class WebFetchTool20260309(_Record):
     """The web_fetch server tool (web_fetch_20260309): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20260309".
@@ -5074,16 +3786,6 @@ class WebFetchTool20260309:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20260309:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20260309(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20260309:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20260309, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5124,13 +3826,9 @@ class WebFetchTool20260309:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebSearchTool20260318:
+class WebSearchTool20260318(_Record):
     """The web_search server tool (web_search_20260318): the API runs it, so it has no input_schema."""
 
     # Always "web_search_20260318".
@@ -5159,16 +3857,6 @@ class WebSearchTool20260318:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebSearchTool20260318:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_search_tool20260318(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebSearchTool20260318:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_search_tool20260318, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5211,13 +3899,9 @@ class WebSearchTool20260318:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class WebFetchTool20260318:
+class WebFetchTool20260318(_Record):
     """The web_fetch server tool (web_fetch_20260318): the API runs it, so it has no input_schema."""
 
     # Always "web_fetch_20260318".
@@ -5250,16 +3934,6 @@ class WebFetchTool20260318:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> WebFetchTool20260318:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_web_fetch_tool20260318(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> WebFetchTool20260318:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_web_fetch_tool20260318, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5304,13 +3978,9 @@ class WebFetchTool20260318:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchBm25Tool20251119:
+class ToolSearchBm25Tool20251119(_Record):
     """The tool_search_tool_bm25 server tool (tool_search_tool_bm25_20251119): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_bm25_20251119".
@@ -5331,16 +4001,6 @@ class ToolSearchBm25Tool20251119:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchBm25Tool20251119:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_bm25_tool20251119(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchBm25Tool20251119:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_bm25_tool20251119, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5365,13 +4025,9 @@ class ToolSearchBm25Tool20251119:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchBm25Tool:
+class ToolSearchBm25Tool(_Record):
     """The tool_search_tool_bm25 server tool (tool_search_tool_bm25): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_bm25".
@@ -5390,16 +4046,6 @@ class ToolSearchBm25Tool:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchBm25Tool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_bm25_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchBm25Tool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_bm25_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5424,13 +4070,9 @@ class ToolSearchBm25Tool:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchRegexTool20251119:
+class ToolSearchRegexTool20251119(_Record):
     """The tool_search_tool_regex server tool (tool_search_tool_regex_20251119): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_regex_20251119".
@@ -5451,16 +4093,6 @@ class ToolSearchRegexTool20251119:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchRegexTool20251119:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_regex_tool20251119(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchRegexTool20251119:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_regex_tool20251119, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5485,13 +4117,9 @@ class ToolSearchRegexTool20251119:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolSearchRegexTool:
+class ToolSearchRegexTool(_Record):
     """The tool_search_tool_regex server tool (tool_search_tool_regex): the API runs it, so it has no input_schema."""
 
     # Always "tool_search_tool_regex".
@@ -5510,16 +4138,6 @@ class ToolSearchRegexTool:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolSearchRegexTool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_search_regex_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolSearchRegexTool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_search_regex_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5544,13 +4162,9 @@ class ToolSearchRegexTool:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceAuto:
+class ToolChoiceAuto(_Record):
     """The model decides whether to call a tool."""
 
     # Always "auto".
@@ -5561,16 +4175,6 @@ class ToolChoiceAuto:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceAuto:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_auto(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceAuto:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_auto, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5585,13 +4189,9 @@ class ToolChoiceAuto:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceAny:
+class ToolChoiceAny(_Record):
     """The model must call one of the tools."""
 
     # Always "any".
@@ -5602,16 +4202,6 @@ class ToolChoiceAny:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceAny:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_any(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceAny:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_any, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5626,13 +4216,9 @@ class ToolChoiceAny:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceTool:
+class ToolChoiceTool(_Record):
     """The model must call the named tool."""
 
     # Always "tool".
@@ -5645,16 +4231,6 @@ class ToolChoiceTool:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceTool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceTool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5670,29 +4246,15 @@ class ToolChoiceTool:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolChoiceNone:
+class ToolChoiceNone(_Record):
     """The model must not call tools."""
 
     # Always "none".
     type: Literal["none"] = field(default="none", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ToolChoiceNone:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_choice_none(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolChoiceNone:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_choice_none, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5702,13 +4264,9 @@ class ToolChoiceNone:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingConfigEnabled:
+class ThinkingConfigEnabled(_Record):
     """Turn on extended thinking with a token budget."""
 
     # Always "enabled".
@@ -5717,16 +4275,6 @@ class ThinkingConfigEnabled:
     budget_tokens: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingConfigEnabled:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_config_enabled(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingConfigEnabled:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_config_enabled, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5737,29 +4285,15 @@ class ThinkingConfigEnabled:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ThinkingConfigDisabled:
+class ThinkingConfigDisabled(_Record):
     """Turn off extended thinking."""
 
     # Always "disabled".
     type: Literal["disabled"] = field(default="disabled", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> ThinkingConfigDisabled:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_thinking_config_disabled(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ThinkingConfigDisabled:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_thinking_config_disabled, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5769,13 +4303,9 @@ class ThinkingConfigDisabled:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Metadata:
+class Metadata(_Record):
     """Request metadata."""
 
     # Opaque id of the end user (no personal data).
@@ -5784,16 +4314,6 @@ class Metadata:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Metadata:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_metadata(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Metadata:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_metadata, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5804,13 +4324,9 @@ class Metadata:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class MessageCreateParams:
+class MessageCreateParams(_Record):
     """Body of POST /v1/messages."""
 
     # Model to use.
@@ -5843,16 +4359,6 @@ class MessageCreateParams:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> MessageCreateParams:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_message_create_params(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> MessageCreateParams:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_message_create_params, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -5888,13 +4394,9 @@ class MessageCreateParams:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SearchResult:
+class SearchResult(_Record):
     """搜索结果 (a search result); 来源 (source) tools/search_tool.py."""
 
     # Title of the result page.
@@ -5906,16 +4408,6 @@ class SearchResult:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SearchResult:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_search_result(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SearchResult:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_search_result, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5926,13 +4418,9 @@ class SearchResult:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class SearchEntry:
+class SearchEntry(_Record):
     """搜索历史条目 (a search history entry); 来源 (source) tools/search_history.py."""
 
     # The search query.
@@ -5944,16 +4432,6 @@ class SearchEntry:
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
-    @classmethod
-    def from_dict(cls, data: object) -> SearchEntry:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_search_entry(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> SearchEntry:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_search_entry, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -5964,13 +4442,9 @@ class SearchEntry:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolDefinition:
+class ToolDefinition(_Record):
     """工具定义 (tool definition); 来源 (source) MCP 工具定义 (MCP tool definition)."""
 
     # Tool name (e.g. "search_web").
@@ -5991,16 +4465,6 @@ class ToolDefinition:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolDefinition:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool_definition(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolDefinition:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool_definition, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -6018,13 +4482,9 @@ class ToolDefinition:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class ToolsListResult:
+class ToolsListResult(_Record):
     """Result of the MCP tools/list request."""
 
     # The tools the server offers.
@@ -6036,16 +4496,6 @@ class ToolsListResult:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> ToolsListResult:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tools_list_result(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> ToolsListResult:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tools_list_result, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -6056,13 +4506,9 @@ class ToolsListResult:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class _TrimState:
+class _TrimState(_Record):
     """清理状态 (trim state); 来源 (source) conversation/memory.py."""
 
     # Trim counter.
@@ -6074,16 +4520,6 @@ class _TrimState:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> _TrimState:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_trim_state(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> _TrimState:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_trim_state, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -6094,10 +4530,6 @@ class _TrimState:
         if "max_count" in self._present or self.max_count != 3:
             out["max_count"] = self.max_count
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -15124,3 +13556,128 @@ def decode_trim_state(data: object) -> _TrimState:
 def encode_trim_state(value: _TrimState) -> JSONValue:
     """Encode _TrimState as JSON data (the inverse of `decode_trim_state`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+MessageParam._decoder = decode_message_param
+TextBlockParam._decoder = decode_text_block_param
+ImageBlockParam._decoder = decode_image_block_param
+ToolUseBlockParam._decoder = decode_tool_use_block_param
+ToolResultBlockParam._decoder = decode_tool_result_block_param
+Document._decoder = decode_document
+ThinkingBlock._decoder = decode_thinking_block
+RedactedThinkingBlock._decoder = decode_redacted_thinking_block
+ServerToolUseBlock._decoder = decode_server_tool_use_block
+WebSearchToolResultBlock._decoder = decode_web_search_tool_result_block
+WebSearchToolResultError._decoder = decode_web_search_tool_result_error
+CacheControlEphemeral._decoder = decode_cache_control_ephemeral
+Base64ImageSource._decoder = decode_base64_image_source
+UrlImageSource._decoder = decode_url_image_source
+Citation._decoder = decode_citation
+CitationCharLocation._decoder = decode_citation_char_location
+CitationPageLocation._decoder = decode_citation_page_location
+CitationContentBlockLocation._decoder = decode_citation_content_block_location
+CitationsWebSearchResultLocation._decoder = decode_citations_web_search_result_location
+CitationsSearchResultLocation._decoder = decode_citations_search_result_location
+CitationSource._decoder = decode_citation_source
+TextBlock._decoder = decode_text_block
+ToolUseBlock._decoder = decode_tool_use_block
+DirectCaller._decoder = decode_direct_caller
+ServerToolCaller._decoder = decode_server_tool_caller
+ServerToolCaller20260120._decoder = decode_server_tool_caller20260120
+WebSearchResultBlock._decoder = decode_web_search_result_block
+CitationsConfig._decoder = decode_citations_config
+Base64PdfSource._decoder = decode_base64_pdf_source
+PlainTextSource._decoder = decode_plain_text_source
+DocumentBlock._decoder = decode_document_block
+WebFetchBlock._decoder = decode_web_fetch_block
+WebFetchToolResultErrorBlock._decoder = decode_web_fetch_tool_result_error_block
+WebFetchToolResultBlock._decoder = decode_web_fetch_tool_result_block
+CodeExecutionOutputBlock._decoder = decode_code_execution_output_block
+CodeExecutionResultBlock._decoder = decode_code_execution_result_block
+EncryptedCodeExecutionResultBlock._decoder = decode_encrypted_code_execution_result_block
+CodeExecutionToolResultError._decoder = decode_code_execution_tool_result_error
+CodeExecutionToolResultBlock._decoder = decode_code_execution_tool_result_block
+BashCodeExecutionOutputBlock._decoder = decode_bash_code_execution_output_block
+BashCodeExecutionResultBlock._decoder = decode_bash_code_execution_result_block
+BashCodeExecutionToolResultError._decoder = decode_bash_code_execution_tool_result_error
+BashCodeExecutionToolResultBlock._decoder = decode_bash_code_execution_tool_result_block
+TextEditorCodeExecutionToolResultError._decoder = (
+    decode_text_editor_code_execution_tool_result_error
+)
+TextEditorCodeExecutionViewResultBlock._decoder = (
+    decode_text_editor_code_execution_view_result_block
+)
+TextEditorCodeExecutionCreateResultBlock._decoder = (
+    decode_text_editor_code_execution_create_result_block
+)
+TextEditorCodeExecutionStrReplaceResultBlock._decoder = (
+    decode_text_editor_code_execution_str_replace_result_block
+)
+TextEditorCodeExecutionToolResultBlock._decoder = (
+    decode_text_editor_code_execution_tool_result_block
+)
+ToolSearchToolResultError._decoder = decode_tool_search_tool_result_error
+ToolReferenceBlock._decoder = decode_tool_reference_block
+ToolSearchToolSearchResultBlock._decoder = decode_tool_search_tool_search_result_block
+ToolSearchToolResultBlock._decoder = decode_tool_search_tool_result_block
+ContainerUploadBlock._decoder = decode_container_upload_block
+CacheCreation._decoder = decode_cache_creation
+ServerToolUsage._decoder = decode_server_tool_usage
+OutputTokensDetails._decoder = decode_output_tokens_details
+RefusalStopDetails._decoder = decode_refusal_stop_details
+Usage._decoder = decode_usage
+Container._decoder = decode_container
+Message._decoder = decode_message
+TextDelta._decoder = decode_text_delta
+CitationsDelta._decoder = decode_citations_delta
+InputJsonDelta._decoder = decode_input_json_delta
+ThinkingDelta._decoder = decode_thinking_delta
+SignatureDelta._decoder = decode_signature_delta
+MessageStartEvent._decoder = decode_message_start_event
+ContentBlockStartEvent._decoder = decode_content_block_start_event
+ContentBlockDeltaEvent._decoder = decode_content_block_delta_event
+ContentBlockStopEvent._decoder = decode_content_block_stop_event
+MessageDelta._decoder = decode_message_delta
+MessageDeltaUsage._decoder = decode_message_delta_usage
+MessageDeltaEvent._decoder = decode_message_delta_event
+MessageStopEvent._decoder = decode_message_stop_event
+PingEvent._decoder = decode_ping_event
+ErrorDetail._decoder = decode_error_detail
+ErrorEvent._decoder = decode_error_event
+ToolParam._decoder = decode_tool_param
+UserLocation._decoder = decode_user_location
+ToolBash20250124._decoder = decode_tool_bash20250124
+CodeExecutionTool20250522._decoder = decode_code_execution_tool20250522
+CodeExecutionTool20250825._decoder = decode_code_execution_tool20250825
+CodeExecutionTool20260120._decoder = decode_code_execution_tool20260120
+CodeExecutionTool20260521._decoder = decode_code_execution_tool20260521
+MemoryTool20250818._decoder = decode_memory_tool20250818
+AdvisorTool20260301._decoder = decode_advisor_tool20260301
+ToolTextEditor20250124._decoder = decode_tool_text_editor20250124
+ToolTextEditor20250429._decoder = decode_tool_text_editor20250429
+ToolTextEditor20250728._decoder = decode_tool_text_editor20250728
+WebSearchTool20250305._decoder = decode_web_search_tool20250305
+WebFetchTool20250910._decoder = decode_web_fetch_tool20250910
+WebSearchTool20260209._decoder = decode_web_search_tool20260209
+WebFetchTool20260209._decoder = decode_web_fetch_tool20260209
+WebFetchTool20260309._decoder = decode_web_fetch_tool20260309
+WebSearchTool20260318._decoder = decode_web_search_tool20260318
+WebFetchTool20260318._decoder = decode_web_fetch_tool20260318
+ToolSearchBm25Tool20251119._decoder = decode_tool_search_bm25_tool20251119
+ToolSearchBm25Tool._decoder = decode_tool_search_bm25_tool
+ToolSearchRegexTool20251119._decoder = decode_tool_search_regex_tool20251119
+ToolSearchRegexTool._decoder = decode_tool_search_regex_tool
+ToolChoiceAuto._decoder = decode_tool_choice_auto
+ToolChoiceAny._decoder = decode_tool_choice_any
+ToolChoiceTool._decoder = decode_tool_choice_tool
+ToolChoiceNone._decoder = decode_tool_choice_none
+ThinkingConfigEnabled._decoder = decode_thinking_config_enabled
+ThinkingConfigDisabled._decoder = decode_thinking_config_disabled
+Metadata._decoder = decode_metadata
+MessageCreateParams._decoder = decode_message_create_params
+SearchResult._decoder = decode_search_result
+SearchEntry._decoder = decode_search_entry
+ToolDefinition._decoder = decode_tool_definition
+ToolsListResult._decoder = decode_tools_list_result
+_TrimState._decoder = decode_trim_state

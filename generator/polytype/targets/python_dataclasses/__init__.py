@@ -115,7 +115,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         uses_enum=any(e.base for e in enums),
         keeps_str_enums=any(e.base == "(str, Enum)" for e in enums),
         typing_names=isort_names(
-            ["NoReturn", "TypeAlias", "TypeVar", "cast"]
+            ["ClassVar", "NoReturn", "Self", "TypeAlias", "TypeVar", "cast"]
             + (["Literal"] if codegen.uses_literal or any(not e.base for e in enums) else [])
         ),
         decode_error_annotation="DecodeError",

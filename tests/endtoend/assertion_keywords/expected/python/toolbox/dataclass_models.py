@@ -15,7 +15,6 @@ from ._runtime import (
     _INT_BOUND,
     DecodeError,
     JSONValue,
-    _dumps,
     _field_error,
     _float,
     _forbid_unknown,
@@ -25,7 +24,7 @@ from ._runtime import (
     _list,
     _map,
     _multiple_of,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _type_error,
@@ -49,7 +48,7 @@ __all__ = [
 
 
 @dataclass(frozen=False, slots=True)
-class Tool:
+class Tool(_Record):
     """The Tool record."""
 
     name: str
@@ -58,16 +57,6 @@ class Tool:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Tool:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_tool(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Tool:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_tool, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -79,13 +68,9 @@ class Tool:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Toolbox:
+class Toolbox(_Record):
     """The Toolbox record."""
 
     # Items are unique (JSON equality: 1 equals 1.0, true does not equal 1).
@@ -97,16 +82,6 @@ class Toolbox:
     labels: dict[str, str] | None = None
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Toolbox:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_toolbox(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Toolbox:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_toolbox, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -121,10 +96,6 @@ class Toolbox:
         if "labels" in self._present or self.labels is not None:
             out["labels"] = None if self.labels is None else dict(self.labels)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 Scores: TypeAlias = list[float]
@@ -322,3 +293,8 @@ def decode_toolbox(data: object) -> Toolbox:
 def encode_toolbox(value: Toolbox) -> JSONValue:
     """Encode Toolbox as JSON data (the inverse of `decode_toolbox`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+Tool._decoder = decode_tool
+Toolbox._decoder = decode_toolbox

@@ -17,12 +17,11 @@ from ._runtime import (
     _INT_BOUND,
     DecodeError,
     JSONValue,
-    _dumps,
     _field_error,
     _forbid_unknown,
     _guard,
     _is_date_time,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _type_error,
@@ -38,7 +37,7 @@ __all__ = [
 
 
 @dataclass(frozen=False, slots=True)
-class Event:
+class Event(_Record):
     """The Event record."""
 
     created: str
@@ -48,16 +47,6 @@ class Event:
     link: str | None = None
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Event:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_event(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Event:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_event, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -72,10 +61,6 @@ class Event:
         if "link" in self._present or self.link is not None:
             out["link"] = self.link
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 # --- decoders: one per named type; errors carry a path relative to `data` ---
@@ -175,3 +160,7 @@ def decode_event(data: object) -> Event:
 def encode_event(value: Event) -> JSONValue:
     """Encode Event as JSON data (the inverse of `decode_event`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+Event._decoder = decode_event

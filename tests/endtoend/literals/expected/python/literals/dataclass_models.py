@@ -13,7 +13,6 @@ from typing import Literal, TypeAlias, cast
 from ._runtime import (
     DecodeError,
     JSONValue,
-    _dumps,
     _encode_tried,
     _field_error,
     _forbid_unknown,
@@ -25,7 +24,7 @@ from ._runtime import (
     _literal,
     _Member,
     _optional,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _try_members,
@@ -63,7 +62,7 @@ __all__ = [
 
 
 @dataclass(frozen=False, slots=True)
-class Holder:
+class Holder(_Record):
     """The Holder record."""
 
     # Exactly one of 6, "foo", [], true, {"foo": 12}, null (JSON equality: 1 equals
@@ -90,16 +89,6 @@ class Holder:
     yes: Literal[True] | None = None
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Holder:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_holder(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Holder:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_holder, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -129,10 +118,6 @@ class Holder:
         if "yes" in self._present or self.yes is not None:
             out["yes"] = self.yes
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 Empty: TypeAlias = JSONValue
@@ -517,3 +502,7 @@ def decode_holder(data: object) -> Holder:
 def encode_holder(value: Holder) -> JSONValue:
     """Encode Holder as JSON data (the inverse of `decode_holder`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+Holder._decoder = decode_holder

@@ -21,13 +21,12 @@ from ._runtime import (
     _ABSENT,
     DecodeError,
     JSONValue,
-    _dumps,
     _enum,
     _field_error,
     _guard,
     _item_error,
     _list,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _type_error,
@@ -138,7 +137,7 @@ class UnknownReplyColor:
 
 
 @dataclass(frozen=False, slots=True)
-class Reply:
+class Reply(_Record):
     """The Reply record."""
 
     stop_reason: StopReason | UnknownStopReason
@@ -152,16 +151,6 @@ class Reply:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Reply:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_reply(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Reply:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_reply, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -189,10 +178,6 @@ class Reply:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 Signal: TypeAlias = StopReason | UnknownStopReason | Reply
@@ -422,3 +407,7 @@ def encode_signal(value: Signal) -> JSONValue:
     if isinstance(value, (StopReason, UnknownStopReason)):
         return value.value
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+Reply._decoder = decode_reply

@@ -25,7 +25,7 @@ from ._runtime import (
     _guard,
     _json_object,
     _object,
-    _parse_then_decode,
+    _Record,
     _tag,
     _type_error,
     _unknown,
@@ -48,23 +48,13 @@ __all__ = [
 
 
 @dataclass(frozen=False, slots=True)
-class A:
+class A(_Record):
     """The A record."""
 
     kind: Literal["a"] = field(default="a", init=False)
     n: int
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> A:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_a(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> A:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_a, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -75,28 +65,14 @@ class A:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class B:
+class B(_Record):
     """The B record."""
 
     kind: Literal["b"] = field(default="b", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> B:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_b(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> B:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_b, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -105,10 +81,6 @@ class B:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,3 +205,8 @@ def decode_shape(data: object) -> Shape:
 def encode_shape(value: Shape) -> JSONValue:
     """Encode Shape as JSON data (the inverse of `decode_shape`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+A._decoder = decode_a
+B._decoder = decode_b

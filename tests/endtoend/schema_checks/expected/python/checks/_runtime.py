@@ -10,7 +10,7 @@ import importlib
 import json
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
-from typing import NoReturn, TypeAlias, TypeVar, cast
+from typing import ClassVar, NoReturn, Self, TypeAlias, TypeVar, cast
 
 JSONValue: TypeAlias = None | bool | int | float | str | list["JSONValue"] | dict[str, "JSONValue"]
 """Any JSON value, as `json.loads` returns it."""
@@ -529,6 +529,35 @@ def _parse_then_decode(decode: Callable[[object], _T], text: str | bytes) -> _T:
 
 def _dumps(data: JSONValue) -> str:
     return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+class _Record:
+    """What every generated dataclass shares: `from_dict`, `from_json` and `to_json`.
+
+    Each dataclass defines its own `to_dict`; its module sets `_decoder` to the class's
+    public decoder (`decode_<type>`) once that is defined.
+    """
+
+    __slots__ = ()
+    _decoder: ClassVar[Callable[[object], object]]
+
+    @classmethod
+    def from_dict(cls, data: object) -> Self:
+        """Decode and validate JSON data; raises DecodeError."""
+        return cast(Self, cls._decoder(data))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Self:
+        """Parse a JSON document and decode it; raises DecodeError."""
+        return cast(Self, _parse_then_decode(cls._decoder, text))
+
+    def to_dict(self) -> dict[str, JSONValue]:
+        """The JSON data for this value; absent optional keys stay absent."""
+        raise NotImplementedError
+
+    def to_json(self) -> str:
+        """This value as a JSON document."""
+        return _dumps(self.to_dict())
 
 
 def _list(value: object, decode: Callable[[object], _T]) -> list[_T]:

@@ -22,10 +22,9 @@ from ._runtime import (
     _INT_BOUND,
     DecodeError,
     JSONValue,
-    _dumps,
     _field_error,
     _guard,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _type_error,
@@ -124,7 +123,7 @@ def _schema_check(value: object, schema: dict[str, object], rule: str) -> None:
 
 
 @dataclass(frozen=False, slots=True)
-class Link:
+class Link(_Record):
     """The Link record.
 
     Checked as JSON Schema ('not/if/then/else/dependentSchemas' at /$defs/Link): must
@@ -143,16 +142,6 @@ class Link:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Link:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_link(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Link:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_link, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -168,13 +157,9 @@ class Link:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Named:
+class Named(_Record):
     """The Named record."""
 
     # Checked as JSON Schema ('not' at /$defs/Named/properties/name): must not match
@@ -185,16 +170,6 @@ class Named:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Named:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_named(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Named:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_named, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -204,13 +179,9 @@ class Named:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class Odd:
+class Odd(_Record):
     """The Odd record.
 
     Checked as JSON Schema ('if/then' at /$defs/Odd): when it matches `{"properties":
@@ -223,16 +194,6 @@ class Odd:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Odd:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_odd(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Odd:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_odd, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -241,10 +202,6 @@ class Odd:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 Short: TypeAlias = str
@@ -474,3 +431,9 @@ def decode_pair(data: object) -> Pair:
 def encode_pair(value: Pair) -> JSONValue:
     """Encode Pair as JSON data (the inverse of `decode_pair`)."""
     return _e_union_link_or_str(value)
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+Link._decoder = decode_link
+Named._decoder = decode_named
+Odd._decoder = decode_odd

@@ -13,12 +13,11 @@ from typing import TypeAlias, cast
 from ._runtime import (
     DecodeError,
     JSONValue,
-    _dumps,
     _field_error,
     _float,
     _guard,
     _int,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _tuple,
@@ -45,7 +44,7 @@ __all__ = [
 
 
 @dataclass(frozen=False, slots=True)
-class Shapes:
+class Shapes(_Record):
     """The Shapes record."""
 
     point: Point | None = None
@@ -54,16 +53,6 @@ class Shapes:
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
-
-    @classmethod
-    def from_dict(cls, data: object) -> Shapes:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_shapes(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Shapes:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_shapes, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -75,10 +64,6 @@ class Shapes:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 Point: TypeAlias = tuple[float, float]
@@ -265,3 +250,7 @@ def decode_shapes(data: object) -> Shapes:
 def encode_shapes(value: Shapes) -> JSONValue:
     """Encode Shapes as JSON data (the inverse of `decode_shapes`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+Shapes._decoder = decode_shapes

@@ -20,10 +20,9 @@ from ._runtime import (
     _ABSENT,
     DecodeError,
     JSONValue,
-    _dumps,
     _field_error,
     _guard,
-    _parse_then_decode,
+    _Record,
     _segment,
     _str,
     _type_error,
@@ -106,7 +105,7 @@ def _schema_check(value: object, schema: dict[str, object], rule: str) -> None:
 
 
 @dataclass(frozen=False, slots=True)
-class Person:
+class Person(_Record):
     """The Person record."""
 
     name: str
@@ -118,16 +117,6 @@ class Person:
     # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: object) -> Person:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_person(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Person:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_person, text)
-
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
@@ -137,10 +126,6 @@ class Person:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 # --- decoders: one per named type; errors carry a path relative to `data` ---
@@ -213,3 +198,7 @@ def decode_person(data: object) -> Person:
 def encode_person(value: Person) -> JSONValue:
     """Encode Person as JSON data (the inverse of `decode_person`)."""
     return value.to_dict()
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+Person._decoder = decode_person

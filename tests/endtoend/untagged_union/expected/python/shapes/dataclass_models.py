@@ -21,11 +21,10 @@ from ._runtime import (
     _ABSENT,
     DecodeError,
     JSONValue,
-    _dumps,
     _enum,
     _field_error,
     _guard,
-    _parse_then_decode,
+    _Record,
     _tag,
     _type_error,
     _unknown,
@@ -57,22 +56,12 @@ class S(str, Enum):
 
 
 @dataclass(frozen=False, slots=True)
-class A:
+class A(_Record):
     """The A record."""
 
     role: str
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> A:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_a(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> A:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_a, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -82,28 +71,14 @@ class A:
             out.update(self.extra)
         return out
 
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
-
 
 @dataclass(frozen=False, slots=True)
-class B:
+class B(_Record):
     """The B record."""
 
     type: Literal["b"] = field(default="b", init=False)
     # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-
-    @classmethod
-    def from_dict(cls, data: object) -> B:
-        """Decode and validate JSON data; raises DecodeError."""
-        return decode_b(data)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> B:
-        """Parse a JSON document and decode it; raises DecodeError."""
-        return _parse_then_decode(decode_b, text)
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The JSON data for this value; absent optional keys stay absent."""
@@ -112,10 +87,6 @@ class B:
         if self.extra:
             out.update(self.extra)
         return out
-
-    def to_json(self) -> str:
-        """This value as a JSON document."""
-        return _dumps(self.to_dict())
 
 
 U: TypeAlias = A | B | S
@@ -229,3 +200,8 @@ def encode_u(value: U) -> JSONValue:
     if isinstance(value, B):
         return value.to_dict()
     return value.value
+
+
+# Each dataclass's public decoder, which its `from_dict` and `from_json` call.
+A._decoder = decode_a
+B._decoder = decode_b

@@ -14,12 +14,13 @@ both formatters agree (tests/test_formatting.py holds them to it).
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+
+from polytype.targets.base.top_level import BLANK_LINES_CUT, top_level_spans
 
 LINE_LENGTH = 100
 TARGET_VERSION = "py311"
@@ -36,12 +37,9 @@ RUFF_SETTINGS = (
 # Keeps one command line under the smallest limit (Windows: 32,767 characters).
 _MAX_COMMAND = 30_000
 # ruff holds a file's syntax tree whole (about 30 bytes a byte of source): a larger file
-# goes to it in pieces of about this size, cut where the layout cannot depend on the cut.
+# goes to it in pieces of about this size, cut where the layout cannot depend on the cut
+# (`top_level_spans`).
 PIECE_CHARS = 512 * 1024
-# Before a top-level `class`/`def`/decorator that follows two blank lines: the two blank
-# lines are what the formatter writes there in any case, and nothing before them changes
-# how the statement after them is laid out (or the other way round).
-_CUT = re.compile(r"\n\n\n(?=class |def |async def |@)")
 # beside the pieces of file N in the scratch directory: its whole text (never a .py name)
 _WHOLE = ".whole.txt"
 
@@ -198,27 +196,10 @@ def _read(root: Path, name: str) -> str:
 
 
 def _pieces(text: str) -> list[str]:
-    """`text` cut at `_CUT` into pieces of about PIECE_CHARS, never inside a `\"\"\"` string."""
+    """`text` cut into pieces of about PIECE_CHARS (`top_level_spans`)."""
     if len(text) <= PIECE_CHARS or "fmt:" in text:
         return [text]
-    pieces: list[str] = []
-    start = 0
-    quotes = 0  # triple quotes (polytype's only multi-line strings) before `searched`
-    searched = 0
-    while True:
-        cut = _CUT.search(text, start + PIECE_CHARS)
-        while cut is not None:
-            quotes += text.count('"""', searched, cut.start())
-            searched = cut.start()
-            if quotes % 2 == 0:
-                break
-            cut = _CUT.search(text, cut.end())
-        if cut is None:
-            break
-        pieces.append(text[start : cut.start() + 1])
-        start = searched = cut.end()
-    pieces.append(text[start:])
-    return pieces
+    return [text[start:end] for start, end in top_level_spans(text, PIECE_CHARS, BLANK_LINES_CUT)]
 
 
 def format_python(text: str, path: str) -> str:

@@ -17,7 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from polytype.targets.base.top_level import BLANK_LINES_CUT, top_level_spans
@@ -117,9 +117,14 @@ class PendingFormat:
 
     def result(self) -> list[str]:
         """The formatted texts, in the order of the files."""
+        return list(self.results())
+
+    def results(self) -> Iterator[str]:
+        """The formatted texts one at a time, in the order of the files: the caller need
+        hold only the one it was given."""
         self.start()
         if self._scratch is None:
-            return []
+            return
         try:
             root = Path(self._scratch.name)
             try:
@@ -143,9 +148,8 @@ class PendingFormat:
                 ]
                 for batch in _batches([name for pieces in self._names for name in pieces]):
                     _finish_ruff(_start_ruff(batch, root))
-            return [
-                "\n\n\n".join(_read(root, name) for name in pieces) + "\n" for pieces in self._names
-            ]
+            for pieces in self._names:
+                yield "\n\n\n".join(_read(root, name) for name in pieces) + "\n"
         finally:
             self._stop()
 

@@ -287,6 +287,10 @@ def _check_package_names(project: Project, modules: tuple[ir.Module, ...]) -> No
 
 # Render several modules in a process pool when there are at least this many types in all.
 PARALLEL_MIN_TYPES = 200
+# A worker renders this many jobs, then a fresh one forks in its place: what a worker
+# copied of the parent's pages (touching the IR of the modules it rendered) and what
+# its allocator kept after a large module go back to the machine.
+JOBS_PER_WORKER = 50
 _POOL_JOB: tuple[list[ir.Module], RenderEnv] | None = None
 
 
@@ -332,7 +336,8 @@ def _render_modules(
         return _collect(serial, python_jobs, spool)
     _POOL_JOB = (modules, env)
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, maxtasksperchild=JOBS_PER_WORKER) as pool:
             return _collect(pool.imap(_render_in_worker, jobs, chunksize=1), python_jobs, spool)
     finally:
         _POOL_JOB = None

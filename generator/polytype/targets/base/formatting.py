@@ -36,6 +36,8 @@ RUFF_SETTINGS = (
 )
 # Keeps one command line under the smallest limit (Windows: 32,767 characters).
 _MAX_COMMAND = 30_000
+# ruff processes at a time (each formats on every core): more only add up their memory.
+RUNNING_AT_ONCE = 2
 # ruff holds a file's syntax tree whole (about 30 bytes a byte of source): a larger file
 # goes to it in pieces of about this size, cut where the layout cannot depend on the cut
 # (`top_level_spans`).
@@ -79,6 +81,7 @@ class PendingFormat:
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._names: list[list[str]] = []  # per file, the names of its pieces
         self._running: list[subprocess.Popen[str]] = []  # one ruff a batch
+        self._waiting: list[list[str]] = []  # the batches after RUNNING_AT_ONCE
         self._started = False
         for text, path in files:
             self.add(text, path)
@@ -108,9 +111,8 @@ class PendingFormat:
         if self._scratch is None:
             return
         try:
-            root = Path(self._scratch.name)
-            for batch in _batches([name for pieces in self._names for name in pieces]):
-                self._running.append(_start_ruff(batch, root))
+            self._waiting = _batches([name for pieces in self._names for name in pieces])
+            self._start_waiting()
         except BaseException:
             self._stop()
             raise
@@ -131,6 +133,7 @@ class PendingFormat:
                 while self._running:
                     _finish_ruff(self._running[0])
                     del self._running[0]
+                    self._start_waiting()
             except FormattingError:
                 self._kill()
                 # a cut in the wrong place (inside a string the cheap check missed): whole files
@@ -153,11 +156,18 @@ class PendingFormat:
         finally:
             self._stop()
 
+    def _start_waiting(self) -> None:
+        """Start waiting batches while fewer than RUNNING_AT_ONCE run."""
+        assert self._scratch is not None
+        while self._waiting and len(self._running) < RUNNING_AT_ONCE:
+            self._running.append(_start_ruff(self._waiting.pop(0), Path(self._scratch.name)))
+
     def cancel(self) -> None:
         """Stop formatting (the build failed): no process or scratch file is left."""
         self._stop()
 
     def _kill(self) -> None:
+        self._waiting = []
         for process in self._running:
             process.kill()
             process.communicate()

@@ -30,6 +30,32 @@ defmodule PolytypeGenerated.Runtime do
     def message(%__MODULE__{path: path, reason: reason}), do: path <> ": " <> reason
   end
 
+  defmodule Decodable do
+    @moduledoc """
+    `from_json/1` and `from_json!/1` of a generated module: `use PolytypeGenerated.Runtime.Decodable`
+    in a module that defines its type `t()` and its `decode/1`.
+    """
+
+    alias PolytypeGenerated.Runtime, as: R
+
+    defmacro __using__(_options) do
+      quote do
+        @doc """
+        Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
+
+        Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
+        offending value, e.g. `"$.content[2].text"`.
+        """
+        @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
+        def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
+
+        @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
+        @spec from_json!(term()) :: t()
+        def from_json!(data), do: R.bang(from_json(data))
+      end
+    end
+  end
+
   @identifier ~r/^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u
 
   @doc "Turns a relative error path into an absolute one (`$...`)."

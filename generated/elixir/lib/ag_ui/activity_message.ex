@@ -75,11 +75,7 @@ defmodule AgUi.ActivityMessage do
       "content" => value.content
     }
 
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

@@ -85,31 +85,11 @@ defmodule AgUi.AssistantMessage do
       "role" => "assistant"
     }
 
-    out =
-      if "content" in present or not is_nil(value.content),
-        do: Map.put(out, "content", value.content),
-        else: out
-
-    out =
-      if "name" in present or not is_nil(value.name),
-        do: Map.put(out, "name", value.name),
-        else: out
-
-    out =
-      if "toolCalls" in present or not is_nil(value.tool_calls),
-        do: Map.put(out, "toolCalls", e_opt_list_tool_call(value.tool_calls)),
-        else: out
-
-    out =
-      if "encryptedValue" in present or not is_nil(value.encrypted_value),
-        do: Map.put(out, "encryptedValue", value.encrypted_value),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "content", value.content)
+    out = R.put_optional(out, present, "name", value.name)
+    out = R.put_optional(out, present, "toolCalls", value.tool_calls, &e_opt_list_tool_call/1)
+    out = R.put_optional(out, present, "encryptedValue", value.encrypted_value)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 

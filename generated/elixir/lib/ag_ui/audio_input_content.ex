@@ -64,11 +64,7 @@ defmodule AgUi.AudioInputContent do
       "source" => AgUi.InputContentSource.to_json(value.source)
     }
 
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

@@ -78,23 +78,10 @@ defmodule AgUi.BinaryInputContent do
       "mimeType" => value.mime_type
     }
 
-    out = if "id" in present or not is_nil(value.id), do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "url" in present or not is_nil(value.url),
-        do: Map.put(out, "url", value.url),
-        else: out
-
-    out =
-      if "data" in present or not is_nil(value.data),
-        do: Map.put(out, "data", value.data),
-        else: out
-
-    out =
-      if "filename" in present or not is_nil(value.filename),
-        do: Map.put(out, "filename", value.filename),
-        else: out
-
+    out = R.put_optional(out, present, "id", value.id)
+    out = R.put_optional(out, present, "url", value.url)
+    out = R.put_optional(out, present, "data", value.data)
+    out = R.put_optional(out, present, "filename", value.filename)
     Map.merge(out, value.extra)
   end
 end

@@ -63,11 +63,7 @@ defmodule AgUi.InputContentUrlSource do
       "value" => value.value
     }
 
-    out =
-      if "mimeType" in present or not is_nil(value.mime_type),
-        do: Map.put(out, "mimeType", value.mime_type),
-        else: out
-
+    out = R.put_optional(out, present, "mimeType", value.mime_type)
     Map.merge(out, value.extra)
   end
 end

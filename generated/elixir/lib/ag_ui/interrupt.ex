@@ -85,31 +85,11 @@ defmodule AgUi.Interrupt do
       "reason" => value.reason
     }
 
-    out =
-      if "message" in present or not is_nil(value.message),
-        do: Map.put(out, "message", value.message),
-        else: out
-
-    out =
-      if "toolCallId" in present or not is_nil(value.tool_call_id),
-        do: Map.put(out, "toolCallId", value.tool_call_id),
-        else: out
-
-    out =
-      if "responseSchema" in present or not is_nil(value.response_schema),
-        do: Map.put(out, "responseSchema", value.response_schema),
-        else: out
-
-    out =
-      if "expiresAt" in present or not is_nil(value.expires_at),
-        do: Map.put(out, "expiresAt", value.expires_at),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "message", value.message)
+    out = R.put_optional(out, present, "toolCallId", value.tool_call_id)
+    out = R.put_optional(out, present, "responseSchema", value.response_schema)
+    out = R.put_optional(out, present, "expiresAt", value.expires_at)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

@@ -76,31 +76,11 @@ defmodule AgUi.RawEvent do
       "type" => "RAW"
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "event" in present or not is_nil(value.event),
-        do: Map.put(out, "event", value.event),
-        else: out
-
-    out =
-      if "source" in present or not is_nil(value.source),
-        do: Map.put(out, "source", value.source),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "event", value.event)
+    out = R.put_optional(out, present, "source", value.source)
     Map.merge(out, value.extra)
   end
 end

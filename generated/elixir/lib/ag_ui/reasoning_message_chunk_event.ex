@@ -76,31 +76,11 @@ defmodule AgUi.ReasoningMessageChunkEvent do
       "type" => "REASONING_MESSAGE_CHUNK"
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "messageId" in present or not is_nil(value.message_id),
-        do: Map.put(out, "messageId", value.message_id),
-        else: out
-
-    out =
-      if "delta" in present or not is_nil(value.delta),
-        do: Map.put(out, "delta", value.delta),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "messageId", value.message_id)
+    out = R.put_optional(out, present, "delta", value.delta)
     Map.merge(out, value.extra)
   end
 end

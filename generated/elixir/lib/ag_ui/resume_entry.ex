@@ -69,16 +69,8 @@ defmodule AgUi.ResumeEntry do
       "status" => value.status
     }
 
-    out =
-      if "payload" in present or not is_nil(value.payload),
-        do: Map.put(out, "payload", value.payload),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "payload", value.payload)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

@@ -109,26 +109,10 @@ defmodule AgUi.RunAgentInput do
       "context" => e_list_context(value.context)
     }
 
-    out =
-      if "parentRunId" in present or not is_nil(value.parent_run_id),
-        do: Map.put(out, "parentRunId", value.parent_run_id),
-        else: out
-
-    out =
-      if "state" in present or not is_nil(value.state),
-        do: Map.put(out, "state", value.state),
-        else: out
-
-    out =
-      if "forwardedProps" in present or not is_nil(value.forwarded_props),
-        do: Map.put(out, "forwardedProps", value.forwarded_props),
-        else: out
-
-    out =
-      if "resume" in present or not is_nil(value.resume),
-        do: Map.put(out, "resume", e_opt_list_resume_entry(value.resume)),
-        else: out
-
+    out = R.put_optional(out, present, "parentRunId", value.parent_run_id)
+    out = R.put_optional(out, present, "state", value.state)
+    out = R.put_optional(out, present, "forwardedProps", value.forwarded_props)
+    out = R.put_optional(out, present, "resume", value.resume, &e_opt_list_resume_entry/1)
     Map.merge(out, value.extra)
   end
 

@@ -83,31 +83,11 @@ defmodule AgUi.RunErrorEvent do
       "message" => value.message
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "code" in present or not is_nil(value.code),
-        do: Map.put(out, "code", value.code),
-        else: out
-
-    out =
-      if "usage" in present or not is_nil(value.usage),
-        do: Map.put(out, "usage", e_opt_list_token_usage(value.usage)),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "code", value.code)
+    out = R.put_optional(out, present, "usage", value.usage, &e_opt_list_token_usage/1)
     Map.merge(out, value.extra)
   end
 

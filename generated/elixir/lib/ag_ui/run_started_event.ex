@@ -99,31 +99,11 @@ defmodule AgUi.RunStartedEvent do
       "runId" => value.run_id
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "parentRunId" in present or not is_nil(value.parent_run_id),
-        do: Map.put(out, "parentRunId", value.parent_run_id),
-        else: out
-
-    out =
-      if "input" in present or not is_nil(value.input),
-        do: Map.put(out, "input", e_opt_run_agent_input(value.input)),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "parentRunId", value.parent_run_id)
+    out = R.put_optional(out, present, "input", value.input, &e_opt_run_agent_input/1)
     Map.merge(out, value.extra)
   end
 

@@ -70,16 +70,8 @@ defmodule AgUi.Tool do
       "description" => value.description
     }
 
-    out =
-      if "parameters" in present or not is_nil(value.parameters),
-        do: Map.put(out, "parameters", value.parameters),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "parameters", value.parameters)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

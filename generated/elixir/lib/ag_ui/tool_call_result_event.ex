@@ -99,26 +99,10 @@ defmodule AgUi.ToolCallResultEvent do
       "content" => value.content
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "role" in present or not is_nil(value.role),
-        do: Map.put(out, "role", e_opt_tool_call_result_role(value.role)),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "role", value.role, &e_opt_tool_call_result_role/1)
     Map.merge(out, value.extra)
   end
 

@@ -93,26 +93,10 @@ defmodule AgUi.ToolCallStartEvent do
       "toolCallName" => value.tool_call_name
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "parentMessageId" in present or not is_nil(value.parent_message_id),
-        do: Map.put(out, "parentMessageId", value.parent_message_id),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "parentMessageId", value.parent_message_id)
     Map.merge(out, value.extra)
   end
 

@@ -86,21 +86,9 @@ defmodule AgUi.ToolMessage do
       "toolCallId" => value.tool_call_id
     }
 
-    out =
-      if "error" in present or not is_nil(value.error),
-        do: Map.put(out, "error", value.error),
-        else: out
-
-    out =
-      if "encryptedValue" in present or not is_nil(value.encrypted_value),
-        do: Map.put(out, "encryptedValue", value.encrypted_value),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "error", value.error)
+    out = R.put_optional(out, present, "encryptedValue", value.encrypted_value)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 

@@ -81,21 +81,9 @@ defmodule AgUi.UserMessage do
       "content" => e_union_str_or_list_input_content(value.content)
     }
 
-    out =
-      if "name" in present or not is_nil(value.name),
-        do: Map.put(out, "name", value.name),
-        else: out
-
-    out =
-      if "encryptedValue" in present or not is_nil(value.encrypted_value),
-        do: Map.put(out, "encryptedValue", value.encrypted_value),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "name", value.name)
+    out = R.put_optional(out, present, "encryptedValue", value.encrypted_value)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 

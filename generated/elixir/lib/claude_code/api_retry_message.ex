@@ -115,21 +115,9 @@ defmodule ClaudeCode.ApiRetryMessage do
       "error" => value.error
     }
 
-    out =
-      if "no_response" in present or not is_nil(value.no_response),
-        do: Map.put(out, "no_response", e_opt_no_response(value.no_response)),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "no_response", value.no_response, &e_opt_no_response/1)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 

@@ -70,11 +70,7 @@ defmodule ClaudeCode.BackgroundTask do
       "description" => value.description
     }
 
-    out =
-      if "ambient" in present or not is_nil(value.ambient),
-        do: Map.put(out, "ambient", value.ambient),
-        else: out
-
+    out = R.put_optional(out, present, "ambient", value.ambient)
     Map.merge(out, value.extra)
   end
 end

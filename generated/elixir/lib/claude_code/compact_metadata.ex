@@ -94,31 +94,11 @@ defmodule ClaudeCode.CompactMetadata do
       "trigger" => ClaudeCode.CompactTrigger.to_json(value.trigger)
     }
 
-    out =
-      if "pre_tokens" in present or not is_nil(value.pre_tokens),
-        do: Map.put(out, "pre_tokens", value.pre_tokens),
-        else: out
-
-    out =
-      if "post_tokens" in present or not is_nil(value.post_tokens),
-        do: Map.put(out, "post_tokens", value.post_tokens),
-        else: out
-
-    out =
-      if "duration_ms" in present or not is_nil(value.duration_ms),
-        do: Map.put(out, "duration_ms", value.duration_ms),
-        else: out
-
-    out =
-      if "preserved_segment" in present or not is_nil(value.preserved_segment),
-        do: Map.put(out, "preserved_segment", value.preserved_segment),
-        else: out
-
-    out =
-      if "preserved_messages" in present or not is_nil(value.preserved_messages),
-        do: Map.put(out, "preserved_messages", value.preserved_messages),
-        else: out
-
+    out = R.put_optional(out, present, "pre_tokens", value.pre_tokens)
+    out = R.put_optional(out, present, "post_tokens", value.post_tokens)
+    out = R.put_optional(out, present, "duration_ms", value.duration_ms)
+    out = R.put_optional(out, present, "preserved_segment", value.preserved_segment)
+    out = R.put_optional(out, present, "preserved_messages", value.preserved_messages)
     Map.merge(out, value.extra)
   end
 end

@@ -68,16 +68,8 @@ defmodule ClaudeCode.ControlHookCallbackRequest do
       "callback_id" => value.callback_id
     }
 
-    out =
-      if "input" in present or not is_nil(value.input),
-        do: Map.put(out, "input", value.input),
-        else: out
-
-    out =
-      if "tool_use_id" in present or not is_nil(value.tool_use_id),
-        do: Map.put(out, "tool_use_id", value.tool_use_id),
-        else: out
-
+    out = R.put_optional(out, present, "input", value.input)
+    out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
     Map.merge(out, value.extra)
   end
 

@@ -61,16 +61,8 @@ defmodule ClaudeCode.ControlInitializeRequest do
       "subtype" => "initialize"
     }
 
-    out =
-      if "hooks" in present or not is_nil(value.hooks),
-        do: Map.put(out, "hooks", value.hooks),
-        else: out
-
-    out =
-      if "agents" in present or not is_nil(value.agents),
-        do: Map.put(out, "agents", value.agents),
-        else: out
-
+    out = R.put_optional(out, present, "hooks", value.hooks)
+    out = R.put_optional(out, present, "agents", value.agents)
     Map.merge(out, value.extra)
   end
 

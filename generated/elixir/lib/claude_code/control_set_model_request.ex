@@ -56,11 +56,7 @@ defmodule ClaudeCode.ControlSetModelRequest do
       "subtype" => "set_model"
     }
 
-    out =
-      if "model" in present or not is_nil(value.model),
-        do: Map.put(out, "model", value.model),
-        else: out
-
+    out = R.put_optional(out, present, "model", value.model)
     Map.merge(out, value.extra)
   end
 

@@ -63,11 +63,7 @@ defmodule ClaudeCode.ControlSuccessResponse do
       "request_id" => value.request_id
     }
 
-    out =
-      if "response" in present or not is_nil(value.response),
-        do: Map.put(out, "response", value.response),
-        else: out
-
+    out = R.put_optional(out, present, "response", value.response)
     Map.merge(out, value.extra)
   end
 

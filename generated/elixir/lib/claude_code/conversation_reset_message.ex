@@ -101,30 +101,12 @@ defmodule ClaudeCode.ConversationResetMessage do
     }
 
     out =
-      if "trigger" in present or not is_nil(value.trigger),
-        do: Map.put(out, "trigger", e_opt_conversation_reset_trigger(value.trigger)),
-        else: out
+      R.put_optional(out, present, "trigger", value.trigger, &e_opt_conversation_reset_trigger/1)
 
-    out =
-      if "user_message_uuid" in present or not is_nil(value.user_message_uuid),
-        do: Map.put(out, "user_message_uuid", value.user_message_uuid),
-        else: out
-
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "user_message_uuid", value.user_message_uuid)
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 

@@ -81,31 +81,11 @@ defmodule ClaudeCode.HookStartedMessage do
       "subtype" => "hook_started"
     }
 
-    out =
-      if "hook_id" in present or not is_nil(value.hook_id),
-        do: Map.put(out, "hook_id", value.hook_id),
-        else: out
-
-    out =
-      if "hook_name" in present or not is_nil(value.hook_name),
-        do: Map.put(out, "hook_name", value.hook_name),
-        else: out
-
-    out =
-      if "hook_event" in present or not is_nil(value.hook_event),
-        do: Map.put(out, "hook_event", value.hook_event),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "hook_id", value.hook_id)
+    out = R.put_optional(out, present, "hook_name", value.hook_name)
+    out = R.put_optional(out, present, "hook_event", value.hook_event)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

@@ -100,26 +100,10 @@ defmodule ClaudeCode.InformationalMessage do
       "level" => ClaudeCode.InformationalLevel.to_json(value.level)
     }
 
-    out =
-      if "tool_use_id" in present or not is_nil(value.tool_use_id),
-        do: Map.put(out, "tool_use_id", value.tool_use_id),
-        else: out
-
-    out =
-      if "prevent_continuation" in present or not is_nil(value.prevent_continuation),
-        do: Map.put(out, "prevent_continuation", value.prevent_continuation),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
+    out = R.put_optional(out, present, "prevent_continuation", value.prevent_continuation)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

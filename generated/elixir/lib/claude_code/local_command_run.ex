@@ -58,11 +58,7 @@ defmodule ClaudeCode.LocalCommandRun do
       "command" => value.command
     }
 
-    out =
-      if "args" in present or not is_nil(value.args),
-        do: Map.put(out, "args", value.args),
-        else: out
-
+    out = R.put_optional(out, present, "args", value.args)
     Map.merge(out, value.extra)
   end
 end

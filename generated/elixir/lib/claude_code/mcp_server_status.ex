@@ -64,11 +64,7 @@ defmodule ClaudeCode.McpServerStatus do
       "status" => value.status
     }
 
-    out =
-      if "source" in present or not is_nil(value.source),
-        do: Map.put(out, "source", value.source),
-        else: out
-
+    out = R.put_optional(out, present, "source", value.source)
     Map.merge(out, value.extra)
   end
 end

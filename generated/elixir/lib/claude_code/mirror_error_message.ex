@@ -76,26 +76,10 @@ defmodule ClaudeCode.MirrorErrorMessage do
       "subtype" => "mirror_error"
     }
 
-    out =
-      if "key" in present or not is_nil(value.key),
-        do: Map.put(out, "key", value.key),
-        else: out
-
-    out =
-      if "error" in present or not is_nil(value.error),
-        do: Map.put(out, "error", value.error),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "key", value.key)
+    out = R.put_optional(out, present, "error", value.error)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 

@@ -106,26 +106,10 @@ defmodule ClaudeCode.NotificationMessage do
       "priority" => ClaudeCode.NotificationPriority.to_json(value.priority)
     }
 
-    out =
-      if "color" in present or not is_nil(value.color),
-        do: Map.put(out, "color", value.color),
-        else: out
-
-    out =
-      if "timeout_ms" in present or not is_nil(value.timeout_ms),
-        do: Map.put(out, "timeout_ms", value.timeout_ms),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "color", value.color)
+    out = R.put_optional(out, present, "timeout_ms", value.timeout_ms)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

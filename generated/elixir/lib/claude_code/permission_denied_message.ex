@@ -113,31 +113,11 @@ defmodule ClaudeCode.PermissionDeniedMessage do
       "message" => value.message
     }
 
-    out =
-      if "agent_id" in present or not is_nil(value.agent_id),
-        do: Map.put(out, "agent_id", value.agent_id),
-        else: out
-
-    out =
-      if "decision_reason_type" in present or not is_nil(value.decision_reason_type),
-        do: Map.put(out, "decision_reason_type", value.decision_reason_type),
-        else: out
-
-    out =
-      if "decision_reason" in present or not is_nil(value.decision_reason),
-        do: Map.put(out, "decision_reason", value.decision_reason),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "agent_id", value.agent_id)
+    out = R.put_optional(out, present, "decision_reason_type", value.decision_reason_type)
+    out = R.put_optional(out, present, "decision_reason", value.decision_reason)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

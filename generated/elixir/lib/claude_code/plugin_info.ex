@@ -69,16 +69,8 @@ defmodule ClaudeCode.PluginInfo do
       "path" => value.path
     }
 
-    out =
-      if "source" in present or not is_nil(value.source),
-        do: Map.put(out, "source", value.source),
-        else: out
-
-    out =
-      if "version" in present or not is_nil(value.version),
-        do: Map.put(out, "version", value.version),
-        else: out
-
+    out = R.put_optional(out, present, "source", value.source)
+    out = R.put_optional(out, present, "version", value.version)
     Map.merge(out, value.extra)
   end
 end

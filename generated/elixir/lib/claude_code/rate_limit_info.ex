@@ -125,45 +125,31 @@ defmodule ClaudeCode.RateLimitInfo do
       "status" => ClaudeCode.RateLimitStatus.to_json(value.status)
     }
 
-    out =
-      if "resetsAt" in present or not is_nil(value.resets_at),
-        do: Map.put(out, "resetsAt", value.resets_at),
-        else: out
+    out = R.put_optional(out, present, "resetsAt", value.resets_at)
+    out = R.put_optional(out, present, "rateLimitType", value.rate_limit_type)
+    out = R.put_optional(out, present, "utilization", value.utilization)
 
     out =
-      if "rateLimitType" in present or not is_nil(value.rate_limit_type),
-        do: Map.put(out, "rateLimitType", value.rate_limit_type),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "overageStatus",
+        value.overage_status,
+        &e_opt_rate_limit_status/1
+      )
+
+    out = R.put_optional(out, present, "overageResetsAt", value.overage_resets_at)
+    out = R.put_optional(out, present, "overageDisabledReason", value.overage_disabled_reason)
+    out = R.put_optional(out, present, "isUsingOverage", value.is_using_overage)
 
     out =
-      if "utilization" in present or not is_nil(value.utilization),
-        do: Map.put(out, "utilization", value.utilization),
-        else: out
-
-    out =
-      if "overageStatus" in present or not is_nil(value.overage_status),
-        do: Map.put(out, "overageStatus", e_opt_rate_limit_status(value.overage_status)),
-        else: out
-
-    out =
-      if "overageResetsAt" in present or not is_nil(value.overage_resets_at),
-        do: Map.put(out, "overageResetsAt", value.overage_resets_at),
-        else: out
-
-    out =
-      if "overageDisabledReason" in present or not is_nil(value.overage_disabled_reason),
-        do: Map.put(out, "overageDisabledReason", value.overage_disabled_reason),
-        else: out
-
-    out =
-      if "isUsingOverage" in present or not is_nil(value.is_using_overage),
-        do: Map.put(out, "isUsingOverage", value.is_using_overage),
-        else: out
-
-    out =
-      if "unifiedWindows" in present or not is_nil(value.unified_windows),
-        do: Map.put(out, "unifiedWindows", e_opt_map_rate_limit_window(value.unified_windows)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "unifiedWindows",
+        value.unified_windows,
+        &e_opt_map_rate_limit_window/1
+      )
 
     Map.merge(out, value.extra)
   end

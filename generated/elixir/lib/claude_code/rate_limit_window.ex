@@ -58,11 +58,7 @@ defmodule ClaudeCode.RateLimitWindow do
       "utilization" => value.utilization
     }
 
-    out =
-      if "resetsAt" in present or not is_nil(value.resets_at),
-        do: Map.put(out, "resetsAt", value.resets_at),
-        else: out
-
+    out = R.put_optional(out, present, "resetsAt", value.resets_at)
     Map.merge(out, value.extra)
   end
 end

@@ -60,11 +60,7 @@ defmodule ClaudeCode.ServerToolUse do
       "web_search_requests" => value.web_search_requests
     }
 
-    out =
-      if "web_fetch_requests" in present or not is_nil(value.web_fetch_requests),
-        do: Map.put(out, "web_fetch_requests", value.web_fetch_requests),
-        else: out
-
+    out = R.put_optional(out, present, "web_fetch_requests", value.web_fetch_requests)
     Map.merge(out, value.extra)
   end
 end

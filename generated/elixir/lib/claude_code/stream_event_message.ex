@@ -79,26 +79,10 @@ defmodule ClaudeCode.StreamEventMessage do
       "event" => value.event
     }
 
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
-        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "ttft_ms" in present or not is_nil(value.ttft_ms),
-        do: Map.put(out, "ttft_ms", value.ttft_ms),
-        else: out
-
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "parent_tool_use_id", value.parent_tool_use_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "ttft_ms", value.ttft_ms)
     Map.merge(out, value.extra)
   end
 

@@ -85,25 +85,17 @@ defmodule ClaudeCode.SystemCompactBoundary do
     }
 
     out =
-      if "compact_metadata" in present or not is_nil(value.compact_metadata),
-        do: Map.put(out, "compact_metadata", e_opt_compact_metadata(value.compact_metadata)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "compact_metadata",
+        value.compact_metadata,
+        &e_opt_compact_metadata/1
+      )
 
-    out =
-      if "direction" in present or not is_nil(value.direction),
-        do: Map.put(out, "direction", e_opt_compact_direction(value.direction)),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
+    out = R.put_optional(out, present, "direction", value.direction, &e_opt_compact_direction/1)
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
     Map.merge(out, value.extra)
   end
 

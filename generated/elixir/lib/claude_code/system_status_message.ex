@@ -113,30 +113,18 @@ defmodule ClaudeCode.SystemStatusMessage do
     }
 
     out =
-      if "permissionMode" in present or not is_nil(value.permission_mode),
-        do: Map.put(out, "permissionMode", e_opt_permission_mode(value.permission_mode)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "permissionMode",
+        value.permission_mode,
+        &e_opt_permission_mode/1
+      )
 
-    out =
-      if "compact_result" in present or not is_nil(value.compact_result),
-        do: Map.put(out, "compact_result", value.compact_result),
-        else: out
-
-    out =
-      if "compact_error" in present or not is_nil(value.compact_error),
-        do: Map.put(out, "compact_error", value.compact_error),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
+    out = R.put_optional(out, present, "compact_result", value.compact_result)
+    out = R.put_optional(out, present, "compact_error", value.compact_error)
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
     Map.merge(out, value.extra)
   end
 

@@ -108,26 +108,10 @@ defmodule ClaudeCode.ToolProgressMessage do
       "elapsed_time_seconds" => value.elapsed_time_seconds
     }
 
-    out =
-      if "task_id" in present or not is_nil(value.task_id),
-        do: Map.put(out, "task_id", value.task_id),
-        else: out
-
-    out =
-      if "heartbeat" in present or not is_nil(value.heartbeat),
-        do: Map.put(out, "heartbeat", value.heartbeat),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "task_id", value.task_id)
+    out = R.put_optional(out, present, "heartbeat", value.heartbeat)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 

@@ -120,32 +120,27 @@ defmodule ClaudeCode.UsageIteration do
       "output_tokens" => value.output_tokens
     }
 
-    out =
-      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+    out = R.put_optional(out, present, "cache_read_input_tokens", value.cache_read_input_tokens)
 
     out =
-      if "cache_creation_input_tokens" in present or
-           not is_nil(value.cache_creation_input_tokens),
-         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-         else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens
+      )
 
     out =
-      if "cache_creation" in present or not is_nil(value.cache_creation),
-        do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation",
+        value.cache_creation,
+        &e_opt_cache_creation/1
+      )
 
-    out =
-      if "type" in present or not is_nil(value.type),
-        do: Map.put(out, "type", value.type),
-        else: out
-
-    out =
-      if "model" in present or not is_nil(value.model),
-        do: Map.put(out, "model", value.model),
-        else: out
-
+    out = R.put_optional(out, present, "type", value.type)
+    out = R.put_optional(out, present, "model", value.model)
     Map.merge(out, value.extra)
   end
 

@@ -59,11 +59,7 @@ defmodule ClaudeCode.UserMessageBody do
       "content" => e_union_str_or_list_content_block(value.content)
     }
 
-    out =
-      if "role" in present or not is_nil(value.role),
-        do: Map.put(out, "role", value.role),
-        else: out
-
+    out = R.put_optional(out, present, "role", value.role)
     Map.merge(out, value.extra)
   end
 

@@ -117,16 +117,8 @@ defmodule NanoAgent.PendingEdit do
       "created_at" => value.created_at
     }
 
-    out =
-      if "replace_all" in present or value.replace_all != false,
-        do: Map.put(out, "replace_all", value.replace_all),
-        else: out
-
-    out =
-      if "match_count" in present or value.match_count != 1,
-        do: Map.put(out, "match_count", value.match_count),
-        else: out
-
+    out = R.put_unless_default(out, present, "replace_all", value.replace_all, false)
+    out = R.put_unless_default(out, present, "match_count", value.match_count, 1)
     out
   end
 

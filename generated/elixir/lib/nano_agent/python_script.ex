@@ -79,16 +79,8 @@ defmodule NanoAgent.PythonScript do
       "created_at" => value.created_at
     }
 
-    out =
-      if "last_run_at" in present or not is_nil(value.last_run_at),
-        do: Map.put(out, "last_run_at", value.last_run_at),
-        else: out
-
-    out =
-      if "run_count" in present or value.run_count != 0,
-        do: Map.put(out, "run_count", value.run_count),
-        else: out
-
+    out = R.put_optional(out, present, "last_run_at", value.last_run_at)
+    out = R.put_unless_default(out, present, "run_count", value.run_count, 0)
     out
   end
 

@@ -69,13 +69,8 @@ defmodule NanoAgent.ReasoningContent do
       "encrypted_content" => value.encrypted_content
     }
 
-    out = if "id" in present or value.id != "", do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "summary" in present or value.summary != [],
-        do: Map.put(out, "summary", value.summary),
-        else: out
-
+    out = R.put_unless_default(out, present, "id", value.id, "")
+    out = R.put_unless_default(out, present, "summary", value.summary, [])
     Map.merge(out, value.extra)
   end
 

@@ -63,11 +63,7 @@ defmodule NanoAgent.StopReason do
       "reason" => value.reason
     }
 
-    out =
-      if "usage" in present or value.usage != %{},
-        do: Map.put(out, "usage", value.usage),
-        else: out
-
+    out = R.put_unless_default(out, present, "usage", value.usage, %{})
     Map.merge(out, value.extra)
   end
 

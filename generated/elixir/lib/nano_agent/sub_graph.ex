@@ -101,16 +101,8 @@ defmodule NanoAgent.SubGraph do
       "head_ids" => value.head_ids
     }
 
-    out =
-      if "summary" in present or value.summary != "",
-        do: Map.put(out, "summary", value.summary),
-        else: out
-
-    out =
-      if "depth" in present or value.depth != 0,
-        do: Map.put(out, "depth", value.depth),
-        else: out
-
+    out = R.put_unless_default(out, present, "summary", value.summary, "")
+    out = R.put_unless_default(out, present, "depth", value.depth, 0)
     Map.merge(out, value.extra)
   end
 

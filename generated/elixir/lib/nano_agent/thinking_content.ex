@@ -79,23 +79,10 @@ defmodule NanoAgent.ThinkingContent do
       "thinking" => value.thinking
     }
 
-    out =
-      if "signature" in present or value.signature != "",
-        do: Map.put(out, "signature", value.signature),
-        else: out
-
-    out = if "id" in present or value.id != "", do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "encrypted_content" in present or value.encrypted_content != "",
-        do: Map.put(out, "encrypted_content", value.encrypted_content),
-        else: out
-
-    out =
-      if "summary" in present or value.summary != [],
-        do: Map.put(out, "summary", value.summary),
-        else: out
-
+    out = R.put_unless_default(out, present, "signature", value.signature, "")
+    out = R.put_unless_default(out, present, "id", value.id, "")
+    out = R.put_unless_default(out, present, "encrypted_content", value.encrypted_content, "")
+    out = R.put_unless_default(out, present, "summary", value.summary, [])
     Map.merge(out, value.extra)
   end
 

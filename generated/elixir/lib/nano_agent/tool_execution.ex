@@ -75,11 +75,7 @@ defmodule NanoAgent.ToolExecution do
       "result" => e_list_tool_output_content(value.result)
     }
 
-    out =
-      if "is_error" in present or value.is_error != false,
-        do: Map.put(out, "is_error", value.is_error),
-        else: out
-
+    out = R.put_unless_default(out, present, "is_error", value.is_error, false)
     Map.merge(out, value.extra)
   end
 

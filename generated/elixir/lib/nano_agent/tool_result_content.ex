@@ -69,11 +69,7 @@ defmodule NanoAgent.ToolResultContent do
       "content" => e_list_tool_output_content(value.content)
     }
 
-    out =
-      if "is_error" in present or value.is_error != false,
-        do: Map.put(out, "is_error", value.is_error),
-        else: out
-
+    out = R.put_unless_default(out, present, "is_error", value.is_error, false)
     Map.merge(out, value.extra)
   end
 

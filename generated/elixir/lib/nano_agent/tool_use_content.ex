@@ -75,11 +75,7 @@ defmodule NanoAgent.ToolUseContent do
       "input" => value.input
     }
 
-    out =
-      if "item_id" in present or not is_nil(value.item_id),
-        do: Map.put(out, "item_id", value.item_id),
-        else: out
-
+    out = R.put_optional(out, present, "item_id", value.item_id)
     Map.merge(out, value.extra)
   end
 

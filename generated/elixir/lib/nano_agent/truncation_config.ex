@@ -55,22 +55,9 @@ defmodule NanoAgent.TruncationConfig do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "max_chars" in present or value.max_chars != 30000,
-        do: Map.put(out, "max_chars", value.max_chars),
-        else: out
-
-    out =
-      if "max_lines" in present or value.max_lines != 1000,
-        do: Map.put(out, "max_lines", value.max_lines),
-        else: out
-
-    out =
-      if "enabled" in present or value.enabled != true,
-        do: Map.put(out, "enabled", value.enabled),
-        else: out
-
+    out = R.put_unless_default(out, present, "max_chars", value.max_chars, 30000)
+    out = R.put_unless_default(out, present, "max_lines", value.max_lines, 1000)
+    out = R.put_unless_default(out, present, "enabled", value.enabled, true)
     out
   end
 end

@@ -89,26 +89,26 @@ defmodule NanoAgent.Usage do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
+    out = R.put_unless_default(out, present, "input_tokens", value.input_tokens, 0)
+    out = R.put_unless_default(out, present, "output_tokens", value.output_tokens, 0)
 
     out =
-      if "input_tokens" in present or value.input_tokens != 0,
-        do: Map.put(out, "input_tokens", value.input_tokens),
-        else: out
+      R.put_unless_default(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens,
+        0
+      )
 
     out =
-      if "output_tokens" in present or value.output_tokens != 0,
-        do: Map.put(out, "output_tokens", value.output_tokens),
-        else: out
-
-    out =
-      if "cache_creation_input_tokens" in present or value.cache_creation_input_tokens != 0,
-        do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-        else: out
-
-    out =
-      if "cache_read_input_tokens" in present or value.cache_read_input_tokens != 0,
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+      R.put_unless_default(
+        out,
+        present,
+        "cache_read_input_tokens",
+        value.cache_read_input_tokens,
+        0
+      )
 
     Map.merge(out, value.extra)
   end

@@ -127,41 +127,22 @@ defmodule SearchAgent.AdvisorTool20260301 do
       "model" => value.model
     }
 
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &e_opt_cache_control_ephemeral/1
+      )
 
-    out =
-      if "caching" in present or not is_nil(value.caching),
-        do: Map.put(out, "caching", e_opt_cache_control_ephemeral(value.caching)),
-        else: out
-
-    out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
-
-    out =
-      if "max_tokens" in present or not is_nil(value.max_tokens),
-        do: Map.put(out, "max_tokens", value.max_tokens),
-        else: out
-
-    out =
-      if "max_uses" in present or not is_nil(value.max_uses),
-        do: Map.put(out, "max_uses", value.max_uses),
-        else: out
-
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
+    out = R.put_optional(out, present, "caching", value.caching, &e_opt_cache_control_ephemeral/1)
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "max_tokens", value.max_tokens)
+    out = R.put_optional(out, present, "max_uses", value.max_uses)
+    out = R.put_optional(out, present, "strict", value.strict)
     Map.merge(out, value.extra)
   end
 

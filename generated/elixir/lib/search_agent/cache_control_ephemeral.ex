@@ -56,11 +56,7 @@ defmodule SearchAgent.CacheControlEphemeral do
       "type" => "ephemeral"
     }
 
-    out =
-      if "ttl" in present or not is_nil(value.ttl),
-        do: Map.put(out, "ttl", value.ttl),
-        else: out
-
+    out = R.put_optional(out, present, "ttl", value.ttl)
     Map.merge(out, value.extra)
   end
 end

@@ -98,16 +98,8 @@ defmodule SearchAgent.CitationCharLocation do
       "end_char_index" => value.end_char_index
     }
 
-    out =
-      if "document_title" in present or not is_nil(value.document_title),
-        do: Map.put(out, "document_title", value.document_title),
-        else: out
-
-    out =
-      if "file_id" in present or not is_nil(value.file_id),
-        do: Map.put(out, "file_id", value.file_id),
-        else: out
-
+    out = R.put_optional(out, present, "document_title", value.document_title)
+    out = R.put_optional(out, present, "file_id", value.file_id)
     Map.merge(out, value.extra)
   end
 

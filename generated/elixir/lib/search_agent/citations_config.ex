@@ -48,12 +48,7 @@ defmodule SearchAgent.CitationsConfig do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "enabled" in present or not is_nil(value.enabled),
-        do: Map.put(out, "enabled", value.enabled),
-        else: out
-
+    out = R.put_optional(out, present, "enabled", value.enabled)
     Map.merge(out, value.extra)
   end
 end

@@ -62,16 +62,8 @@ defmodule SearchAgent.CitationsDelta do
       "type" => "citations_delta"
     }
 
-    out =
-      if "citation" in present or not is_nil(value.citation),
-        do: Map.put(out, "citation", e_opt_text_citation(value.citation)),
-        else: out
-
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
-        else: out
-
+    out = R.put_optional(out, present, "citation", value.citation, &e_opt_text_citation/1)
+    out = R.put_optional(out, present, "citations", value.citations, &e_opt_list_citation/1)
     Map.merge(out, value.extra)
   end
 

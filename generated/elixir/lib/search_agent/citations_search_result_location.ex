@@ -98,11 +98,7 @@ defmodule SearchAgent.CitationsSearchResultLocation do
       "end_block_index" => value.end_block_index
     }
 
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
-
+    out = R.put_optional(out, present, "title", value.title)
     Map.merge(out, value.extra)
   end
 

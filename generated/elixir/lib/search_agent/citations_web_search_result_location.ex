@@ -76,11 +76,7 @@ defmodule SearchAgent.CitationsWebSearchResultLocation do
       "url" => value.url
     }
 
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
-
+    out = R.put_optional(out, present, "title", value.title)
     Map.merge(out, value.extra)
   end
 

@@ -70,16 +70,8 @@ defmodule SearchAgent.DocumentBlock do
       "source" => SearchAgent.DocumentSource.to_json(value.source)
     }
 
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
-
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_citations_config(value.citations)),
-        else: out
-
+    out = R.put_optional(out, present, "title", value.title)
+    out = R.put_optional(out, present, "citations", value.citations, &e_opt_citations_config/1)
     Map.merge(out, value.extra)
   end
 

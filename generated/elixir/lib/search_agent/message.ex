@@ -118,15 +118,15 @@ defmodule SearchAgent.Message do
     }
 
     out =
-      if "stop_details" in present or not is_nil(value.stop_details),
-        do: Map.put(out, "stop_details", e_opt_refusal_stop_details(value.stop_details)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "stop_details",
+        value.stop_details,
+        &e_opt_refusal_stop_details/1
+      )
 
-    out =
-      if "container" in present or not is_nil(value.container),
-        do: Map.put(out, "container", e_opt_container(value.container)),
-        else: out
-
+    out = R.put_optional(out, present, "container", value.container, &e_opt_container/1)
     Map.merge(out, value.extra)
   end
 

@@ -147,55 +147,23 @@ defmodule SearchAgent.MessageCreateParams do
     }
 
     out =
-      if "system" in present or not is_nil(value.system),
-        do: Map.put(out, "system", e_opt_union_str_or_list_text_block_param(value.system)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "system",
+        value.system,
+        &e_opt_union_str_or_list_text_block_param/1
+      )
 
-    out =
-      if "tools" in present or not is_nil(value.tools),
-        do: Map.put(out, "tools", e_opt_list_tool_union(value.tools)),
-        else: out
-
-    out =
-      if "tool_choice" in present or not is_nil(value.tool_choice),
-        do: Map.put(out, "tool_choice", e_opt_tool_choice(value.tool_choice)),
-        else: out
-
-    out =
-      if "thinking" in present or not is_nil(value.thinking),
-        do: Map.put(out, "thinking", e_opt_thinking_config(value.thinking)),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", e_opt_metadata(value.metadata)),
-        else: out
-
-    out =
-      if "stop_sequences" in present or not is_nil(value.stop_sequences),
-        do: Map.put(out, "stop_sequences", value.stop_sequences),
-        else: out
-
-    out =
-      if "stream" in present or not is_nil(value.stream),
-        do: Map.put(out, "stream", value.stream),
-        else: out
-
-    out =
-      if "temperature" in present or not is_nil(value.temperature),
-        do: Map.put(out, "temperature", value.temperature),
-        else: out
-
-    out =
-      if "top_k" in present or not is_nil(value.top_k),
-        do: Map.put(out, "top_k", value.top_k),
-        else: out
-
-    out =
-      if "top_p" in present or not is_nil(value.top_p),
-        do: Map.put(out, "top_p", value.top_p),
-        else: out
-
+    out = R.put_optional(out, present, "tools", value.tools, &e_opt_list_tool_union/1)
+    out = R.put_optional(out, present, "tool_choice", value.tool_choice, &e_opt_tool_choice/1)
+    out = R.put_optional(out, present, "thinking", value.thinking, &e_opt_thinking_config/1)
+    out = R.put_optional(out, present, "metadata", value.metadata, &e_opt_metadata/1)
+    out = R.put_optional(out, present, "stop_sequences", value.stop_sequences)
+    out = R.put_optional(out, present, "stream", value.stream)
+    out = R.put_optional(out, present, "temperature", value.temperature)
+    out = R.put_optional(out, present, "top_k", value.top_k)
+    out = R.put_optional(out, present, "top_p", value.top_p)
     Map.merge(out, value.extra)
   end
 

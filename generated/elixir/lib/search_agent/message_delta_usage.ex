@@ -121,36 +121,35 @@ defmodule SearchAgent.MessageDeltaUsage do
       "output_tokens" => value.output_tokens
     }
 
-    out =
-      if "input_tokens" in present or not is_nil(value.input_tokens),
-        do: Map.put(out, "input_tokens", value.input_tokens),
-        else: out
+    out = R.put_optional(out, present, "input_tokens", value.input_tokens)
 
     out =
-      if "cache_creation_input_tokens" in present or
-           not is_nil(value.cache_creation_input_tokens),
-         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-         else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens
+      )
+
+    out = R.put_optional(out, present, "cache_read_input_tokens", value.cache_read_input_tokens)
 
     out =
-      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "server_tool_use",
+        value.server_tool_use,
+        &e_opt_server_tool_usage/1
+      )
 
     out =
-      if "server_tool_use" in present or not is_nil(value.server_tool_use),
-        do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)),
-        else: out
-
-    out =
-      if "output_tokens_details" in present or not is_nil(value.output_tokens_details),
-        do:
-          Map.put(
-            out,
-            "output_tokens_details",
-            e_opt_output_tokens_details(value.output_tokens_details)
-          ),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "output_tokens_details",
+        value.output_tokens_details,
+        &e_opt_output_tokens_details/1
+      )
 
     Map.merge(out, value.extra)
   end

@@ -48,12 +48,7 @@ defmodule SearchAgent.Metadata do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "user_id" in present or not is_nil(value.user_id),
-        do: Map.put(out, "user_id", value.user_id),
-        else: out
-
+    out = R.put_optional(out, present, "user_id", value.user_id)
     Map.merge(out, value.extra)
   end
 

@@ -62,16 +62,8 @@ defmodule SearchAgent.RefusalStopDetails do
       "type" => "refusal"
     }
 
-    out =
-      if "category" in present or not is_nil(value.category),
-        do: Map.put(out, "category", value.category),
-        else: out
-
-    out =
-      if "explanation" in present or not is_nil(value.explanation),
-        do: Map.put(out, "explanation", value.explanation),
-        else: out
-
+    out = R.put_optional(out, present, "category", value.category)
+    out = R.put_optional(out, present, "explanation", value.explanation)
     Map.merge(out, value.extra)
   end
 

@@ -88,15 +88,16 @@ defmodule SearchAgent.ServerToolUseBlock do
       "input" => value.input
     }
 
-    out =
-      if "caller" in present or not is_nil(value.caller),
-        do: Map.put(out, "caller", e_opt_caller(value.caller)),
-        else: out
+    out = R.put_optional(out, present, "caller", value.caller, &e_opt_caller/1)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &e_opt_cache_control_ephemeral/1
+      )
 
     Map.merge(out, value.extra)
   end

@@ -64,11 +64,7 @@ defmodule SearchAgent.TextBlock do
       "text" => value.text
     }
 
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_list_text_citation(value.citations)),
-        else: out
-
+    out = R.put_optional(out, present, "citations", value.citations, &e_opt_list_text_citation/1)
     Map.merge(out, value.extra)
   end
 

@@ -76,15 +76,16 @@ defmodule SearchAgent.TextBlockParam do
       "text" => value.text
     }
 
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_list_text_citation(value.citations)),
-        else: out
+    out = R.put_optional(out, present, "citations", value.citations, &e_opt_list_text_citation/1)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &e_opt_cache_control_ephemeral/1
+      )
 
     Map.merge(out, value.extra)
   end

@@ -76,31 +76,11 @@ defmodule SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock do
       "type" => "text_editor_code_execution_str_replace_result"
     }
 
-    out =
-      if "lines" in present or not is_nil(value.lines),
-        do: Map.put(out, "lines", value.lines),
-        else: out
-
-    out =
-      if "new_lines" in present or not is_nil(value.new_lines),
-        do: Map.put(out, "new_lines", value.new_lines),
-        else: out
-
-    out =
-      if "new_start" in present or not is_nil(value.new_start),
-        do: Map.put(out, "new_start", value.new_start),
-        else: out
-
-    out =
-      if "old_lines" in present or not is_nil(value.old_lines),
-        do: Map.put(out, "old_lines", value.old_lines),
-        else: out
-
-    out =
-      if "old_start" in present or not is_nil(value.old_start),
-        do: Map.put(out, "old_start", value.old_start),
-        else: out
-
+    out = R.put_optional(out, present, "lines", value.lines)
+    out = R.put_optional(out, present, "new_lines", value.new_lines)
+    out = R.put_optional(out, present, "new_start", value.new_start)
+    out = R.put_optional(out, present, "old_lines", value.old_lines)
+    out = R.put_optional(out, present, "old_start", value.old_start)
     Map.merge(out, value.extra)
   end
 

@@ -80,21 +80,9 @@ defmodule SearchAgent.TextEditorCodeExecutionViewResultBlock do
       "file_type" => value.file_type
     }
 
-    out =
-      if "num_lines" in present or not is_nil(value.num_lines),
-        do: Map.put(out, "num_lines", value.num_lines),
-        else: out
-
-    out =
-      if "start_line" in present or not is_nil(value.start_line),
-        do: Map.put(out, "start_line", value.start_line),
-        else: out
-
-    out =
-      if "total_lines" in present or not is_nil(value.total_lines),
-        do: Map.put(out, "total_lines", value.total_lines),
-        else: out
-
+    out = R.put_optional(out, present, "num_lines", value.num_lines)
+    out = R.put_optional(out, present, "start_line", value.start_line)
+    out = R.put_optional(out, present, "total_lines", value.total_lines)
     Map.merge(out, value.extra)
   end
 

@@ -64,9 +64,7 @@ defmodule SearchAgent.ToolChoiceAuto do
     }
 
     out =
-      if "disable_parallel_tool_use" in present or not is_nil(value.disable_parallel_tool_use),
-        do: Map.put(out, "disable_parallel_tool_use", value.disable_parallel_tool_use),
-        else: out
+      R.put_optional(out, present, "disable_parallel_tool_use", value.disable_parallel_tool_use)
 
     Map.merge(out, value.extra)
   end

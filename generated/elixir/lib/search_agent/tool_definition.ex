@@ -81,26 +81,10 @@ defmodule SearchAgent.ToolDefinition do
       "inputSchema" => value.input_schema
     }
 
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
-
-    out =
-      if "description" in present or not is_nil(value.description),
-        do: Map.put(out, "description", value.description),
-        else: out
-
-    out =
-      if "outputSchema" in present or not is_nil(value.output_schema),
-        do: Map.put(out, "outputSchema", value.output_schema),
-        else: out
-
-    out =
-      if "annotations" in present or not is_nil(value.annotations),
-        do: Map.put(out, "annotations", value.annotations),
-        else: out
-
+    out = R.put_optional(out, present, "title", value.title)
+    out = R.put_optional(out, present, "description", value.description)
+    out = R.put_optional(out, present, "outputSchema", value.output_schema)
+    out = R.put_optional(out, present, "annotations", value.annotations)
     Map.merge(out, value.extra)
   end
 end

@@ -131,46 +131,23 @@ defmodule SearchAgent.ToolParam do
       "input_schema" => value.input_schema
     }
 
-    out =
-      if "description" in present or not is_nil(value.description),
-        do: Map.put(out, "description", value.description),
-        else: out
+    out = R.put_optional(out, present, "description", value.description)
+    out = R.put_optional(out, present, "type", value.type, &e_opt_lit_str_custom/1)
 
     out =
-      if "type" in present or not is_nil(value.type),
-        do: Map.put(out, "type", e_opt_lit_str_custom(value.type)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &e_opt_cache_control_ephemeral/1
+      )
 
-    out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
-
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
-
-    out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
-
-    out =
-      if "eager_input_streaming" in present or not is_nil(value.eager_input_streaming),
-        do: Map.put(out, "eager_input_streaming", value.eager_input_streaming),
-        else: out
-
-    out =
-      if "input_examples" in present or not is_nil(value.input_examples),
-        do: Map.put(out, "input_examples", value.input_examples),
-        else: out
-
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "eager_input_streaming", value.eager_input_streaming)
+    out = R.put_optional(out, present, "input_examples", value.input_examples)
+    out = R.put_optional(out, present, "strict", value.strict)
     Map.merge(out, value.extra)
   end
 

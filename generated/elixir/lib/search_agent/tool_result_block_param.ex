@@ -88,24 +88,24 @@ defmodule SearchAgent.ToolResultBlockParam do
     }
 
     out =
-      if "content" in present or not is_nil(value.content),
-        do:
-          Map.put(
-            out,
-            "content",
-            e_opt_union_str_or_list_tool_result_block_content(value.content)
-          ),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "content",
+        value.content,
+        &e_opt_union_str_or_list_tool_result_block_content/1
+      )
+
+    out = R.put_optional(out, present, "is_error", value.is_error)
 
     out =
-      if "is_error" in present or not is_nil(value.is_error),
-        do: Map.put(out, "is_error", value.is_error),
-        else: out
-
-    out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &e_opt_cache_control_ephemeral/1
+      )
 
     Map.merge(out, value.extra)
   end

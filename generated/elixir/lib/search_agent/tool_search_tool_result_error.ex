@@ -70,11 +70,7 @@ defmodule SearchAgent.ToolSearchToolResultError do
       "error_code" => value.error_code
     }
 
-    out =
-      if "error_message" in present or not is_nil(value.error_message),
-        do: Map.put(out, "error_message", value.error_message),
-        else: out
-
+    out = R.put_optional(out, present, "error_message", value.error_message)
     Map.merge(out, value.extra)
   end
 

@@ -76,11 +76,7 @@ defmodule SearchAgent.ToolUseBlock do
       "input" => value.input
     }
 
-    out =
-      if "caller" in present or not is_nil(value.caller),
-        do: Map.put(out, "caller", e_opt_caller(value.caller)),
-        else: out
-
+    out = R.put_optional(out, present, "caller", value.caller, &e_opt_caller/1)
     Map.merge(out, value.extra)
   end
 

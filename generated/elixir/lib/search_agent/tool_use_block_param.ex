@@ -83,9 +83,13 @@ defmodule SearchAgent.ToolUseBlockParam do
     }
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &e_opt_cache_control_ephemeral/1
+      )
 
     Map.merge(out, value.extra)
   end

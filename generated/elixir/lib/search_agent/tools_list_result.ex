@@ -58,11 +58,7 @@ defmodule SearchAgent.ToolsListResult do
       "tools" => e_list_tool_definition(value.tools)
     }
 
-    out =
-      if "nextCursor" in present or not is_nil(value.next_cursor),
-        do: Map.put(out, "nextCursor", value.next_cursor),
-        else: out
-
+    out = R.put_optional(out, present, "nextCursor", value.next_cursor)
     Map.merge(out, value.extra)
   end
 

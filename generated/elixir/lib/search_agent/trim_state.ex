@@ -56,22 +56,9 @@ defmodule SearchAgent.TrimState do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "count" in present or value.count != 0,
-        do: Map.put(out, "count", value.count),
-        else: out
-
-    out =
-      if "original_count" in present or value.original_count != 0,
-        do: Map.put(out, "original_count", value.original_count),
-        else: out
-
-    out =
-      if "max_count" in present or value.max_count != 3,
-        do: Map.put(out, "max_count", value.max_count),
-        else: out
-
+    out = R.put_unless_default(out, present, "count", value.count, 0)
+    out = R.put_unless_default(out, present, "original_count", value.original_count, 0)
+    out = R.put_unless_default(out, present, "max_count", value.max_count, 3)
     out
   end
 end

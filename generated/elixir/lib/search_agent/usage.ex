@@ -145,46 +145,45 @@ defmodule SearchAgent.Usage do
     }
 
     out =
-      if "cache_creation_input_tokens" in present or
-           not is_nil(value.cache_creation_input_tokens),
-         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-         else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens
+      )
+
+    out = R.put_optional(out, present, "cache_read_input_tokens", value.cache_read_input_tokens)
 
     out =
-      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation",
+        value.cache_creation,
+        &e_opt_cache_creation/1
+      )
 
     out =
-      if "cache_creation" in present or not is_nil(value.cache_creation),
-        do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "server_tool_use",
+        value.server_tool_use,
+        &e_opt_server_tool_usage/1
+      )
+
+    out = R.put_optional(out, present, "service_tier", value.service_tier)
 
     out =
-      if "server_tool_use" in present or not is_nil(value.server_tool_use),
-        do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "output_tokens_details",
+        value.output_tokens_details,
+        &e_opt_output_tokens_details/1
+      )
 
-    out =
-      if "service_tier" in present or not is_nil(value.service_tier),
-        do: Map.put(out, "service_tier", value.service_tier),
-        else: out
-
-    out =
-      if "output_tokens_details" in present or not is_nil(value.output_tokens_details),
-        do:
-          Map.put(
-            out,
-            "output_tokens_details",
-            e_opt_output_tokens_details(value.output_tokens_details)
-          ),
-        else: out
-
-    out =
-      if "inference_geo" in present or not is_nil(value.inference_geo),
-        do: Map.put(out, "inference_geo", value.inference_geo),
-        else: out
-
+    out = R.put_optional(out, present, "inference_geo", value.inference_geo)
     Map.merge(out, value.extra)
   end
 

@@ -71,26 +71,10 @@ defmodule SearchAgent.UserLocation do
       "type" => "approximate"
     }
 
-    out =
-      if "city" in present or not is_nil(value.city),
-        do: Map.put(out, "city", value.city),
-        else: out
-
-    out =
-      if "country" in present or not is_nil(value.country),
-        do: Map.put(out, "country", value.country),
-        else: out
-
-    out =
-      if "region" in present or not is_nil(value.region),
-        do: Map.put(out, "region", value.region),
-        else: out
-
-    out =
-      if "timezone" in present or not is_nil(value.timezone),
-        do: Map.put(out, "timezone", value.timezone),
-        else: out
-
+    out = R.put_optional(out, present, "city", value.city)
+    out = R.put_optional(out, present, "country", value.country)
+    out = R.put_optional(out, present, "region", value.region)
+    out = R.put_optional(out, present, "timezone", value.timezone)
     Map.merge(out, value.extra)
   end
 

@@ -71,11 +71,7 @@ defmodule SearchAgent.WebFetchBlock do
       "content" => SearchAgent.DocumentBlock.to_json(value.content)
     }
 
-    out =
-      if "retrieved_at" in present or not is_nil(value.retrieved_at),
-        do: Map.put(out, "retrieved_at", value.retrieved_at),
-        else: out
-
+    out = R.put_optional(out, present, "retrieved_at", value.retrieved_at)
     Map.merge(out, value.extra)
   end
 

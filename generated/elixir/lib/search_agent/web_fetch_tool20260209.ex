@@ -136,51 +136,24 @@ defmodule SearchAgent.WebFetchTool20260209 do
       "name" => "web_fetch"
     }
 
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &e_opt_cache_control_ephemeral/1
+      )
 
-    out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
-
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
-    out =
-      if "allowed_domains" in present or not is_nil(value.allowed_domains),
-        do: Map.put(out, "allowed_domains", value.allowed_domains),
-        else: out
-
-    out =
-      if "blocked_domains" in present or not is_nil(value.blocked_domains),
-        do: Map.put(out, "blocked_domains", value.blocked_domains),
-        else: out
-
-    out =
-      if "max_uses" in present or not is_nil(value.max_uses),
-        do: Map.put(out, "max_uses", value.max_uses),
-        else: out
-
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_citations_config(value.citations)),
-        else: out
-
-    out =
-      if "max_content_tokens" in present or not is_nil(value.max_content_tokens),
-        do: Map.put(out, "max_content_tokens", value.max_content_tokens),
-        else: out
-
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "strict", value.strict)
+    out = R.put_optional(out, present, "allowed_domains", value.allowed_domains)
+    out = R.put_optional(out, present, "blocked_domains", value.blocked_domains)
+    out = R.put_optional(out, present, "max_uses", value.max_uses)
+    out = R.put_optional(out, present, "citations", value.citations, &e_opt_citations_config/1)
+    out = R.put_optional(out, present, "max_content_tokens", value.max_content_tokens)
     Map.merge(out, value.extra)
   end
 

@@ -76,11 +76,7 @@ defmodule SearchAgent.WebSearchResultBlock do
       "url" => value.url
     }
 
-    out =
-      if "page_age" in present or not is_nil(value.page_age),
-        do: Map.put(out, "page_age", value.page_age),
-        else: out
-
+    out = R.put_optional(out, present, "page_age", value.page_age)
     Map.merge(out, value.extra)
   end
 

@@ -63,11 +63,7 @@ defmodule ClaudeCode.Content.ThinkingBlock do
       "thinking" => value.thinking
     }
 
-    out =
-      if "signature" in present or not is_nil(value.signature),
-        do: Map.put(out, "signature", value.signature),
-        else: out
-
+    out = R.put_optional(out, present, "signature", value.signature)
     Map.merge(out, value.extra)
   end
 end

@@ -69,16 +69,8 @@ defmodule ClaudeCode.Content.ToolResultBlock do
       "tool_use_id" => value.tool_use_id
     }
 
-    out =
-      if "content" in present or not is_nil(value.content),
-        do: Map.put(out, "content", value.content),
-        else: out
-
-    out =
-      if "is_error" in present or value.is_error != false,
-        do: Map.put(out, "is_error", value.is_error),
-        else: out
-
+    out = R.put_optional(out, present, "content", value.content)
+    out = R.put_unless_default(out, present, "is_error", value.is_error, false)
     Map.merge(out, value.extra)
   end
 

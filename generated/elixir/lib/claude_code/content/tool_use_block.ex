@@ -75,11 +75,7 @@ defmodule ClaudeCode.Content.ToolUseBlock do
       "input" => value.input
     }
 
-    out =
-      if "caller" in present or not is_nil(value.caller),
-        do: Map.put(out, "caller", value.caller),
-        else: out
-
+    out = R.put_optional(out, present, "caller", value.caller)
     Map.merge(out, value.extra)
   end
 end

@@ -143,55 +143,24 @@ defmodule ClaudeCode.Message.AssistantMessage do
       "message" => ClaudeCode.AssistantMessageBody.to_json(value.message)
     }
 
-    out =
-      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
-        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
-        else: out
+    out = R.put_optional(out, present, "parent_tool_use_id", value.parent_tool_use_id)
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "request_id", value.request_id)
+    out = R.put_optional(out, present, "aborted", value.aborted)
+    out = R.put_optional(out, present, "error", value.error)
+    out = R.put_optional(out, present, "wire_tool_inputs", value.wire_tool_inputs)
+    out = R.put_optional(out, present, "local_command_source", value.local_command_source)
 
     out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "request_id" in present or not is_nil(value.request_id),
-        do: Map.put(out, "request_id", value.request_id),
-        else: out
-
-    out =
-      if "aborted" in present or not is_nil(value.aborted),
-        do: Map.put(out, "aborted", value.aborted),
-        else: out
-
-    out =
-      if "error" in present or not is_nil(value.error),
-        do: Map.put(out, "error", value.error),
-        else: out
-
-    out =
-      if "wire_tool_inputs" in present or not is_nil(value.wire_tool_inputs),
-        do: Map.put(out, "wire_tool_inputs", value.wire_tool_inputs),
-        else: out
-
-    out =
-      if "local_command_source" in present or not is_nil(value.local_command_source),
-        do: Map.put(out, "local_command_source", value.local_command_source),
-        else: out
-
-    out =
-      if "local_command_run" in present or not is_nil(value.local_command_run),
-        do: Map.put(out, "local_command_run", e_opt_local_command_run(value.local_command_run)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "local_command_run",
+        value.local_command_run,
+        &e_opt_local_command_run/1
+      )
 
     Map.merge(out, value.extra)
   end

@@ -107,36 +107,12 @@ defmodule ClaudeCode.Message.UserMessage do
       "message" => ClaudeCode.UserMessageBody.to_json(value.message)
     }
 
-    out =
-      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
-        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "isReplay" in present or not is_nil(value.is_replay),
-        do: Map.put(out, "isReplay", value.is_replay),
-        else: out
-
-    out =
-      if "tool_use_result" in present or not is_nil(value.tool_use_result),
-        do: Map.put(out, "tool_use_result", value.tool_use_result),
-        else: out
-
+    out = R.put_optional(out, present, "parent_tool_use_id", value.parent_tool_use_id)
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "isReplay", value.is_replay)
+    out = R.put_optional(out, present, "tool_use_result", value.tool_use_result)
     Map.merge(out, value.extra)
   end
 

@@ -53,7 +53,7 @@ defmodule Hostile.Other do
       "type" => "other"
     }
 
-    out = if "n" in present or not is_nil(value.n), do: Map.put(out, "n", value.n), else: out
+    out = R.put_optional(out, present, "n", value.n)
     out
   end
 end

@@ -49,12 +49,7 @@ defmodule Stamped.Stamp do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "when" in present or not is_nil(value.when_),
-        do: Map.put(out, "when", value.when_),
-        else: out
-
+    out = R.put_optional(out, present, "when", value.when_)
     Map.merge(out, value.extra)
   end
 

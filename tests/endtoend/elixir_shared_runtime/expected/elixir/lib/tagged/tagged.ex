@@ -54,17 +54,8 @@ defmodule Tagged.Tagged do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "when" in present or not is_nil(value.when_),
-        do: Map.put(out, "when", value.when_),
-        else: out
-
-    out =
-      if "tags" in present or not is_nil(value.tags),
-        do: Map.put(out, "tags", value.tags),
-        else: out
-
+    out = R.put_optional(out, present, "when", value.when_)
+    out = R.put_optional(out, present, "tags", value.tags)
     Map.merge(out, value.extra)
   end
 

@@ -70,23 +70,10 @@ defmodule Events.Event do
       "created" => value.created
     }
 
-    out =
-      if "day" in present or not is_nil(value.day),
-        do: Map.put(out, "day", value.day),
-        else: out
-
-    out = if "id" in present or not is_nil(value.id), do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "count" in present or not is_nil(value.count),
-        do: Map.put(out, "count", value.count),
-        else: out
-
-    out =
-      if "link" in present or not is_nil(value.link),
-        do: Map.put(out, "link", value.link),
-        else: out
-
+    out = R.put_optional(out, present, "day", value.day)
+    out = R.put_optional(out, present, "id", value.id)
+    out = R.put_optional(out, present, "count", value.count)
+    out = R.put_optional(out, present, "link", value.link)
     out
   end
 

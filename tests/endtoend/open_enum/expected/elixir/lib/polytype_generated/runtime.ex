@@ -369,6 +369,28 @@ defmodule PolytypeGenerated.Runtime do
     end)
   end
 
+  @typep encoder :: (term() -> json()) | nil
+
+  @doc "Writes an optional `key` when it was read (`present`) or `value` is not nil, encoded by `encode`."
+  @spec put_optional(map(), [String.t()], String.t(), term(), encoder()) :: map()
+  def put_optional(out, present, key, value, encode \\ nil)
+
+  def put_optional(out, present, key, nil, _encode),
+    do: if(key in present, do: Map.put(out, key, nil), else: out)
+
+  def put_optional(out, _present, key, value, nil), do: Map.put(out, key, value)
+  def put_optional(out, _present, key, value, encode), do: Map.put(out, key, encode.(value))
+
+  @doc "Writes an optional `key` when it was read (`present`) or `value` is not its `default`."
+  @spec put_unless_default(map(), [String.t()], String.t(), term(), term(), encoder()) :: map()
+  def put_unless_default(out, present, key, value, default, encode \\ nil) do
+    cond do
+      value == default and key not in present -> out
+      encode == nil -> Map.put(out, key, value)
+      true -> Map.put(out, key, encode.(value))
+    end
+  end
+
   @doc "The key to write: the alias that was read, else the schema's own key."
   @spec spelling([String.t()], [String.t(), ...]) :: String.t()
   def spelling(present, [key | aliases]), do: Enum.find(aliases, key, &(&1 in present))

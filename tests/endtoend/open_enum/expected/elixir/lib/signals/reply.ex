@@ -85,31 +85,11 @@ defmodule Signals.Reply do
       "status" => Signals.Status.to_json(value.status)
     }
 
-    out =
-      if "mode" in present or not is_nil(value.mode),
-        do: Map.put(out, "mode", value.mode),
-        else: out
-
-    out =
-      if "kind" in present or not is_nil(value.kind),
-        do: Map.put(out, "kind", value.kind),
-        else: out
-
-    out =
-      if "history" in present or not is_nil(value.history),
-        do: Map.put(out, "history", e_opt_list_status(value.history)),
-        else: out
-
-    out =
-      if "previous" in present or not is_nil(value.previous),
-        do: Map.put(out, "previous", value.previous),
-        else: out
-
-    out =
-      if "color" in present or not is_nil(value.color),
-        do: Map.put(out, "color", value.color),
-        else: out
-
+    out = R.put_optional(out, present, "mode", value.mode)
+    out = R.put_optional(out, present, "kind", value.kind)
+    out = R.put_optional(out, present, "history", value.history, &e_opt_list_status/1)
+    out = R.put_optional(out, present, "previous", value.previous)
+    out = R.put_optional(out, present, "color", value.color)
     Map.merge(out, value.extra)
   end
 

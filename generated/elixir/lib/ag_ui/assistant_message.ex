@@ -87,7 +87,7 @@ defmodule AgUi.AssistantMessage do
 
     out = R.put_optional(out, present, "content", value.content)
     out = R.put_optional(out, present, "name", value.name)
-    out = R.put_optional(out, present, "toolCalls", value.tool_calls, &e_opt_list_tool_call/1)
+    out = R.put_optional(out, present, "toolCalls", value.tool_calls, &e_list_tool_call/1)
     out = R.put_optional(out, present, "encryptedValue", value.encrypted_value)
     out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
@@ -96,7 +96,4 @@ defmodule AgUi.AssistantMessage do
   defp d_list_tool_call(value), do: R.list(value, &AgUi.ToolCall.decode/1)
 
   defp e_list_tool_call(value), do: Enum.map(value, &AgUi.ToolCall.to_json/1)
-
-  defp e_opt_list_tool_call(nil), do: nil
-  defp e_opt_list_tool_call(value), do: e_list_tool_call(value)
 end

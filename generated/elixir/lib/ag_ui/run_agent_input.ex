@@ -112,7 +112,7 @@ defmodule AgUi.RunAgentInput do
     out = R.put_optional(out, present, "parentRunId", value.parent_run_id)
     out = R.put_optional(out, present, "state", value.state)
     out = R.put_optional(out, present, "forwardedProps", value.forwarded_props)
-    out = R.put_optional(out, present, "resume", value.resume, &e_opt_list_resume_entry/1)
+    out = R.put_optional(out, present, "resume", value.resume, &e_list_resume_entry/1)
     Map.merge(out, value.extra)
   end
 
@@ -134,7 +134,4 @@ defmodule AgUi.RunAgentInput do
   defp e_list_resume_entry(value), do: Enum.map(value, &AgUi.ResumeEntry.to_json/1)
 
   defp e_list_tool(value), do: Enum.map(value, &AgUi.Tool.to_json/1)
-
-  defp e_opt_list_resume_entry(nil), do: nil
-  defp e_opt_list_resume_entry(value), do: e_list_resume_entry(value)
 end

@@ -87,14 +87,11 @@ defmodule AgUi.RunErrorEvent do
     out = R.put_optional(out, present, "rawEvent", value.raw_event)
     out = R.put_optional(out, present, "metadata", value.metadata)
     out = R.put_optional(out, present, "code", value.code)
-    out = R.put_optional(out, present, "usage", value.usage, &e_opt_list_token_usage/1)
+    out = R.put_optional(out, present, "usage", value.usage, &e_list_token_usage/1)
     Map.merge(out, value.extra)
   end
 
   defp d_list_token_usage(value), do: R.list(value, &AgUi.TokenUsage.decode/1)
 
   defp e_list_token_usage(value), do: Enum.map(value, &AgUi.TokenUsage.to_json/1)
-
-  defp e_opt_list_token_usage(nil), do: nil
-  defp e_opt_list_token_usage(value), do: e_list_token_usage(value)
 end

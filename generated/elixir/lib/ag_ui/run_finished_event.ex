@@ -109,8 +109,11 @@ defmodule AgUi.RunFinishedEvent do
     out = R.put_optional(out, present, "rawEvent", value.raw_event)
     out = R.put_optional(out, present, "metadata", value.metadata)
     out = R.put_optional(out, present, "result", value.result)
-    out = R.put_optional(out, present, "outcome", value.outcome, &e_opt_run_finished_outcome/1)
-    out = R.put_optional(out, present, "usage", value.usage, &e_opt_list_token_usage/1)
+
+    out =
+      R.put_optional(out, present, "outcome", value.outcome, &AgUi.RunFinishedOutcome.to_json/1)
+
+    out = R.put_optional(out, present, "usage", value.usage, &e_list_token_usage/1)
     Map.merge(out, value.extra)
   end
 
@@ -120,10 +123,4 @@ defmodule AgUi.RunFinishedEvent do
   defp d_opt_run_finished_outcome(value), do: AgUi.RunFinishedOutcome.decode(value)
 
   defp e_list_token_usage(value), do: Enum.map(value, &AgUi.TokenUsage.to_json/1)
-
-  defp e_opt_list_token_usage(nil), do: nil
-  defp e_opt_list_token_usage(value), do: e_list_token_usage(value)
-
-  defp e_opt_run_finished_outcome(nil), do: nil
-  defp e_opt_run_finished_outcome(value), do: AgUi.RunFinishedOutcome.to_json(value)
 end

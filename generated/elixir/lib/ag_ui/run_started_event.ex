@@ -103,10 +103,7 @@ defmodule AgUi.RunStartedEvent do
     out = R.put_optional(out, present, "rawEvent", value.raw_event)
     out = R.put_optional(out, present, "metadata", value.metadata)
     out = R.put_optional(out, present, "parentRunId", value.parent_run_id)
-    out = R.put_optional(out, present, "input", value.input, &e_opt_run_agent_input/1)
+    out = R.put_optional(out, present, "input", value.input, &AgUi.RunAgentInput.to_json/1)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_run_agent_input(nil), do: nil
-  defp e_opt_run_agent_input(value), do: AgUi.RunAgentInput.to_json(value)
 end

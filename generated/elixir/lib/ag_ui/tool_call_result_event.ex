@@ -102,10 +102,7 @@ defmodule AgUi.ToolCallResultEvent do
     out = R.put_optional(out, present, "timestamp", value.timestamp)
     out = R.put_optional(out, present, "rawEvent", value.raw_event)
     out = R.put_optional(out, present, "metadata", value.metadata)
-    out = R.put_optional(out, present, "role", value.role, &e_opt_tool_call_result_role/1)
+    out = R.put_optional(out, present, "role", value.role, &AgUi.ToolCallResultRole.to_json/1)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_tool_call_result_role(nil), do: nil
-  defp e_opt_tool_call_result_role(value), do: AgUi.ToolCallResultRole.to_json(value)
 end

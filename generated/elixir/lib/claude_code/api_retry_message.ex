@@ -115,7 +115,15 @@ defmodule ClaudeCode.ApiRetryMessage do
       "error" => value.error
     }
 
-    out = R.put_optional(out, present, "no_response", value.no_response, &e_opt_no_response/1)
+    out =
+      R.put_optional(
+        out,
+        present,
+        "no_response",
+        value.no_response,
+        &ClaudeCode.NoResponse.to_json/1
+      )
+
     out = R.put_optional(out, present, "uuid", value.uuid)
     out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
@@ -123,7 +131,4 @@ defmodule ClaudeCode.ApiRetryMessage do
 
   defp d_opt_int(nil), do: {:ok, nil}
   defp d_opt_int(value), do: R.integer(value)
-
-  defp e_opt_no_response(nil), do: nil
-  defp e_opt_no_response(value), do: ClaudeCode.NoResponse.to_json(value)
 end

@@ -165,7 +165,7 @@ defmodule ClaudeCode.AssistantMessageBody do
     out = R.put_optional(out, present, "stop_reason", value.stop_reason)
     out = R.put_optional(out, present, "stop_sequence", value.stop_sequence)
     out = R.put_optional(out, present, "stop_details", value.stop_details)
-    out = R.put_optional(out, present, "usage", value.usage, &e_opt_usage/1)
+    out = R.put_optional(out, present, "usage", value.usage, &ClaudeCode.Usage.to_json/1)
     out = R.put_optional(out, present, "input_transformations", value.input_transformations)
     out = R.put_optional(out, present, "diagnostics", value.diagnostics)
     out = R.put_optional(out, present, "context_management", value.context_management)
@@ -183,7 +183,4 @@ defmodule ClaudeCode.AssistantMessageBody do
   defp d_opt_str(value), do: R.string(value)
 
   defp e_list_content_block(value), do: Enum.map(value, &ClaudeCode.ContentBlock.to_json/1)
-
-  defp e_opt_usage(nil), do: nil
-  defp e_opt_usage(value), do: ClaudeCode.Usage.to_json(value)
 end

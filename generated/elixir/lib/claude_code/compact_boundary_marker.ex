@@ -67,12 +67,17 @@ defmodule ClaudeCode.CompactBoundaryMarker do
       "type" => "compact_boundary"
     }
 
-    out = R.put_optional(out, present, "direction", value.direction, &e_opt_compact_direction/1)
+    out =
+      R.put_optional(
+        out,
+        present,
+        "direction",
+        value.direction,
+        &ClaudeCode.CompactDirection.to_json/1
+      )
+
     out = R.put_optional(out, present, "session_id", value.session_id)
     out = R.put_optional(out, present, "uuid", value.uuid)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_compact_direction(nil), do: nil
-  defp e_opt_compact_direction(value), do: ClaudeCode.CompactDirection.to_json(value)
 end

@@ -101,7 +101,13 @@ defmodule ClaudeCode.ConversationResetMessage do
     }
 
     out =
-      R.put_optional(out, present, "trigger", value.trigger, &e_opt_conversation_reset_trigger/1)
+      R.put_optional(
+        out,
+        present,
+        "trigger",
+        value.trigger,
+        &ClaudeCode.ConversationResetTrigger.to_json/1
+      )
 
     out = R.put_optional(out, present, "user_message_uuid", value.user_message_uuid)
     out = R.put_optional(out, present, "timestamp", value.timestamp)
@@ -109,9 +115,4 @@ defmodule ClaudeCode.ConversationResetMessage do
     out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_conversation_reset_trigger(nil), do: nil
-
-  defp e_opt_conversation_reset_trigger(value),
-    do: ClaudeCode.ConversationResetTrigger.to_json(value)
 end

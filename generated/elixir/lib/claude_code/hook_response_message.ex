@@ -138,12 +138,12 @@ defmodule ClaudeCode.HookResponseMessage do
     out = R.put_optional(out, present, "stdout", value.stdout)
     out = R.put_optional(out, present, "stderr", value.stderr)
     out = R.put_optional(out, present, "exit_code", value.exit_code)
-    out = R.put_optional(out, present, "outcome", value.outcome, &e_opt_hook_outcome/1)
+
+    out =
+      R.put_optional(out, present, "outcome", value.outcome, &ClaudeCode.HookOutcome.to_json/1)
+
     out = R.put_optional(out, present, "uuid", value.uuid)
     out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_hook_outcome(nil), do: nil
-  defp e_opt_hook_outcome(value), do: ClaudeCode.HookOutcome.to_json(value)
 end

@@ -135,7 +135,7 @@ defmodule ClaudeCode.RateLimitInfo do
         present,
         "overageStatus",
         value.overage_status,
-        &e_opt_rate_limit_status/1
+        &ClaudeCode.RateLimitStatus.to_json/1
       )
 
     out = R.put_optional(out, present, "overageResetsAt", value.overage_resets_at)
@@ -148,7 +148,7 @@ defmodule ClaudeCode.RateLimitInfo do
         present,
         "unifiedWindows",
         value.unified_windows,
-        &e_opt_map_rate_limit_window/1
+        &e_map_rate_limit_window/1
       )
 
     Map.merge(out, value.extra)
@@ -158,10 +158,4 @@ defmodule ClaudeCode.RateLimitInfo do
 
   defp e_map_rate_limit_window(value),
     do: Map.new(value, fn {key, item} -> {key, ClaudeCode.RateLimitWindow.to_json(item)} end)
-
-  defp e_opt_map_rate_limit_window(nil), do: nil
-  defp e_opt_map_rate_limit_window(value), do: e_map_rate_limit_window(value)
-
-  defp e_opt_rate_limit_status(nil), do: nil
-  defp e_opt_rate_limit_status(value), do: ClaudeCode.RateLimitStatus.to_json(value)
 end

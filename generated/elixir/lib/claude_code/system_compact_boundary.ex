@@ -90,18 +90,20 @@ defmodule ClaudeCode.SystemCompactBoundary do
         present,
         "compact_metadata",
         value.compact_metadata,
-        &e_opt_compact_metadata/1
+        &ClaudeCode.CompactMetadata.to_json/1
       )
 
-    out = R.put_optional(out, present, "direction", value.direction, &e_opt_compact_direction/1)
+    out =
+      R.put_optional(
+        out,
+        present,
+        "direction",
+        value.direction,
+        &ClaudeCode.CompactDirection.to_json/1
+      )
+
     out = R.put_optional(out, present, "session_id", value.session_id)
     out = R.put_optional(out, present, "uuid", value.uuid)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_compact_direction(nil), do: nil
-  defp e_opt_compact_direction(value), do: ClaudeCode.CompactDirection.to_json(value)
-
-  defp e_opt_compact_metadata(nil), do: nil
-  defp e_opt_compact_metadata(value), do: ClaudeCode.CompactMetadata.to_json(value)
 end

@@ -118,7 +118,7 @@ defmodule ClaudeCode.SystemStatusMessage do
         present,
         "permissionMode",
         value.permission_mode,
-        &e_opt_permission_mode/1
+        &ClaudeCode.PermissionMode.to_json/1
       )
 
     out = R.put_optional(out, present, "compact_result", value.compact_result)
@@ -130,7 +130,4 @@ defmodule ClaudeCode.SystemStatusMessage do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_permission_mode(nil), do: nil
-  defp e_opt_permission_mode(value), do: ClaudeCode.PermissionMode.to_json(value)
 end

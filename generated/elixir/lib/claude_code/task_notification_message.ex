@@ -150,7 +150,7 @@ defmodule ClaudeCode.TaskNotificationMessage do
 
     out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
     out = R.put_optional(out, present, "reason", value.reason)
-    out = R.put_optional(out, present, "usage", value.usage, &e_opt_task_usage/1)
+    out = R.put_optional(out, present, "usage", value.usage, &ClaudeCode.TaskUsage.to_json/1)
     out = R.put_optional(out, present, "resource_links", value.resource_links)
     out = R.put_optional(out, present, "skip_transcript", value.skip_transcript)
     out = R.put_optional(out, present, "ambient", value.ambient)
@@ -160,7 +160,4 @@ defmodule ClaudeCode.TaskNotificationMessage do
   end
 
   defp d_list_json_object(value), do: R.list(value, &R.json_object/1)
-
-  defp e_opt_task_usage(nil), do: nil
-  defp e_opt_task_usage(value), do: ClaudeCode.TaskUsage.to_json(value)
 end

@@ -181,7 +181,7 @@ defmodule ClaudeCode.Usage do
         present,
         "cache_creation",
         value.cache_creation,
-        &e_opt_cache_creation/1
+        &ClaudeCode.CacheCreation.to_json/1
       )
 
     out =
@@ -190,7 +190,7 @@ defmodule ClaudeCode.Usage do
         present,
         "output_tokens_details",
         value.output_tokens_details,
-        &e_opt_output_tokens_details/1
+        &ClaudeCode.OutputTokensDetails.to_json/1
       )
 
     out =
@@ -199,15 +199,12 @@ defmodule ClaudeCode.Usage do
         present,
         "server_tool_use",
         value.server_tool_use,
-        &e_opt_server_tool_use/1
+        &ClaudeCode.ServerToolUse.to_json/1
       )
 
     out = R.put_optional(out, present, "service_tier", value.service_tier)
     out = R.put_optional(out, present, "inference_geo", value.inference_geo)
-
-    out =
-      R.put_optional(out, present, "iterations", value.iterations, &e_opt_list_usage_iteration/1)
-
+    out = R.put_optional(out, present, "iterations", value.iterations, &e_list_usage_iteration/1)
     out = R.put_optional(out, present, "speed", value.speed)
     Map.merge(out, value.extra)
   end
@@ -224,16 +221,4 @@ defmodule ClaudeCode.Usage do
   defp d_opt_str(value), do: R.string(value)
 
   defp e_list_usage_iteration(value), do: Enum.map(value, &ClaudeCode.UsageIteration.to_json/1)
-
-  defp e_opt_cache_creation(nil), do: nil
-  defp e_opt_cache_creation(value), do: ClaudeCode.CacheCreation.to_json(value)
-
-  defp e_opt_list_usage_iteration(nil), do: nil
-  defp e_opt_list_usage_iteration(value), do: e_list_usage_iteration(value)
-
-  defp e_opt_output_tokens_details(nil), do: nil
-  defp e_opt_output_tokens_details(value), do: ClaudeCode.OutputTokensDetails.to_json(value)
-
-  defp e_opt_server_tool_use(nil), do: nil
-  defp e_opt_server_tool_use(value), do: ClaudeCode.ServerToolUse.to_json(value)
 end

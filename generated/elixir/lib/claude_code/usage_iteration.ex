@@ -136,7 +136,7 @@ defmodule ClaudeCode.UsageIteration do
         present,
         "cache_creation",
         value.cache_creation,
-        &e_opt_cache_creation/1
+        &ClaudeCode.CacheCreation.to_json/1
       )
 
     out = R.put_optional(out, present, "type", value.type)
@@ -146,7 +146,4 @@ defmodule ClaudeCode.UsageIteration do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_cache_creation(nil), do: nil
-  defp e_opt_cache_creation(value), do: ClaudeCode.CacheCreation.to_json(value)
 end

@@ -135,10 +135,18 @@ defmodule SearchAgent.AdvisorTool20260301 do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
-    out = R.put_optional(out, present, "caching", value.caching, &e_opt_cache_control_ephemeral/1)
+    out =
+      R.put_optional(
+        out,
+        present,
+        "caching",
+        value.caching,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
+
     out = R.put_optional(out, present, "defer_loading", value.defer_loading)
     out = R.put_optional(out, present, "max_tokens", value.max_tokens)
     out = R.put_optional(out, present, "max_uses", value.max_uses)
@@ -153,7 +161,4 @@ defmodule SearchAgent.AdvisorTool20260301 do
 
   defp d_opt_int(nil), do: {:ok, nil}
   defp d_opt_int(value), do: R.integer(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 end

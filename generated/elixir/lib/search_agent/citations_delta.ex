@@ -62,18 +62,20 @@ defmodule SearchAgent.CitationsDelta do
       "type" => "citations_delta"
     }
 
-    out = R.put_optional(out, present, "citation", value.citation, &e_opt_text_citation/1)
-    out = R.put_optional(out, present, "citations", value.citations, &e_opt_list_citation/1)
+    out =
+      R.put_optional(
+        out,
+        present,
+        "citation",
+        value.citation,
+        &SearchAgent.TextCitation.to_json/1
+      )
+
+    out = R.put_optional(out, present, "citations", value.citations, &e_list_citation/1)
     Map.merge(out, value.extra)
   end
 
   defp d_list_citation(value), do: R.list(value, &SearchAgent.Citation.decode/1)
 
   defp e_list_citation(value), do: Enum.map(value, &SearchAgent.Citation.to_json/1)
-
-  defp e_opt_list_citation(nil), do: nil
-  defp e_opt_list_citation(value), do: e_list_citation(value)
-
-  defp e_opt_text_citation(nil), do: nil
-  defp e_opt_text_citation(value), do: SearchAgent.TextCitation.to_json(value)
 end

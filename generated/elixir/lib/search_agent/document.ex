@@ -63,14 +63,11 @@ defmodule SearchAgent.Document do
       "id" => value.id
     }
 
-    out = R.put_optional(out, present, "citations", value.citations, &e_opt_list_citation/1)
+    out = R.put_optional(out, present, "citations", value.citations, &e_list_citation/1)
     Map.merge(out, value.extra)
   end
 
   defp d_list_citation(value), do: R.list(value, &SearchAgent.Citation.decode/1)
 
   defp e_list_citation(value), do: Enum.map(value, &SearchAgent.Citation.to_json/1)
-
-  defp e_opt_list_citation(nil), do: nil
-  defp e_opt_list_citation(value), do: e_list_citation(value)
 end

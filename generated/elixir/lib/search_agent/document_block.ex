@@ -71,7 +71,16 @@ defmodule SearchAgent.DocumentBlock do
     }
 
     out = R.put_optional(out, present, "title", value.title)
-    out = R.put_optional(out, present, "citations", value.citations, &e_opt_citations_config/1)
+
+    out =
+      R.put_optional(
+        out,
+        present,
+        "citations",
+        value.citations,
+        &SearchAgent.CitationsConfig.to_json/1
+      )
+
     Map.merge(out, value.extra)
   end
 
@@ -80,7 +89,4 @@ defmodule SearchAgent.DocumentBlock do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_citations_config(nil), do: nil
-  defp e_opt_citations_config(value), do: SearchAgent.CitationsConfig.to_json(value)
 end

@@ -123,10 +123,12 @@ defmodule SearchAgent.Message do
         present,
         "stop_details",
         value.stop_details,
-        &e_opt_refusal_stop_details/1
+        &SearchAgent.RefusalStopDetails.to_json/1
       )
 
-    out = R.put_optional(out, present, "container", value.container, &e_opt_container/1)
+    out =
+      R.put_optional(out, present, "container", value.container, &SearchAgent.Container.to_json/1)
+
     Map.merge(out, value.extra)
   end
 
@@ -145,10 +147,4 @@ defmodule SearchAgent.Message do
   defp d_opt_str(value), do: R.string(value)
 
   defp e_list_content_block(value), do: Enum.map(value, &SearchAgent.ContentBlock.to_json/1)
-
-  defp e_opt_container(nil), do: nil
-  defp e_opt_container(value), do: SearchAgent.Container.to_json(value)
-
-  defp e_opt_refusal_stop_details(nil), do: nil
-  defp e_opt_refusal_stop_details(value), do: SearchAgent.RefusalStopDetails.to_json(value)
 end

@@ -152,13 +152,32 @@ defmodule SearchAgent.MessageCreateParams do
         present,
         "system",
         value.system,
-        &e_opt_union_str_or_list_text_block_param/1
+        &e_union_str_or_list_text_block_param/1
       )
 
-    out = R.put_optional(out, present, "tools", value.tools, &e_opt_list_tool_union/1)
-    out = R.put_optional(out, present, "tool_choice", value.tool_choice, &e_opt_tool_choice/1)
-    out = R.put_optional(out, present, "thinking", value.thinking, &e_opt_thinking_config/1)
-    out = R.put_optional(out, present, "metadata", value.metadata, &e_opt_metadata/1)
+    out = R.put_optional(out, present, "tools", value.tools, &e_list_tool_union/1)
+
+    out =
+      R.put_optional(
+        out,
+        present,
+        "tool_choice",
+        value.tool_choice,
+        &SearchAgent.ToolChoice.to_json/1
+      )
+
+    out =
+      R.put_optional(
+        out,
+        present,
+        "thinking",
+        value.thinking,
+        &SearchAgent.ThinkingConfig.to_json/1
+      )
+
+    out =
+      R.put_optional(out, present, "metadata", value.metadata, &SearchAgent.Metadata.to_json/1)
+
     out = R.put_optional(out, present, "stop_sequences", value.stop_sequences)
     out = R.put_optional(out, present, "stream", value.stream)
     out = R.put_optional(out, present, "temperature", value.temperature)
@@ -209,23 +228,6 @@ defmodule SearchAgent.MessageCreateParams do
   defp e_list_text_block_param(value), do: Enum.map(value, &SearchAgent.TextBlockParam.to_json/1)
 
   defp e_list_tool_union(value), do: Enum.map(value, &SearchAgent.ToolUnion.to_json/1)
-
-  defp e_opt_list_tool_union(nil), do: nil
-  defp e_opt_list_tool_union(value), do: e_list_tool_union(value)
-
-  defp e_opt_metadata(nil), do: nil
-  defp e_opt_metadata(value), do: SearchAgent.Metadata.to_json(value)
-
-  defp e_opt_thinking_config(nil), do: nil
-  defp e_opt_thinking_config(value), do: SearchAgent.ThinkingConfig.to_json(value)
-
-  defp e_opt_tool_choice(nil), do: nil
-  defp e_opt_tool_choice(value), do: SearchAgent.ToolChoice.to_json(value)
-
-  defp e_opt_union_str_or_list_text_block_param(nil), do: nil
-
-  defp e_opt_union_str_or_list_text_block_param(value),
-    do: e_union_str_or_list_text_block_param(value)
 
   defp e_union_str_or_list_text_block_param(value) when is_binary(value), do: value
 

@@ -78,10 +78,12 @@ defmodule SearchAgent.MessageDelta do
         present,
         "stop_details",
         value.stop_details,
-        &e_opt_refusal_stop_details/1
+        &SearchAgent.RefusalStopDetails.to_json/1
       )
 
-    out = R.put_optional(out, present, "container", value.container, &e_opt_container/1)
+    out =
+      R.put_optional(out, present, "container", value.container, &SearchAgent.Container.to_json/1)
+
     Map.merge(out, value.extra)
   end
 
@@ -96,10 +98,4 @@ defmodule SearchAgent.MessageDelta do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_container(nil), do: nil
-  defp e_opt_container(value), do: SearchAgent.Container.to_json(value)
-
-  defp e_opt_refusal_stop_details(nil), do: nil
-  defp e_opt_refusal_stop_details(value), do: SearchAgent.RefusalStopDetails.to_json(value)
 end

@@ -139,7 +139,7 @@ defmodule SearchAgent.MessageDeltaUsage do
         present,
         "server_tool_use",
         value.server_tool_use,
-        &e_opt_server_tool_usage/1
+        &SearchAgent.ServerToolUsage.to_json/1
       )
 
     out =
@@ -148,7 +148,7 @@ defmodule SearchAgent.MessageDeltaUsage do
         present,
         "output_tokens_details",
         value.output_tokens_details,
-        &e_opt_output_tokens_details/1
+        &SearchAgent.OutputTokensDetails.to_json/1
       )
 
     Map.merge(out, value.extra)
@@ -162,10 +162,4 @@ defmodule SearchAgent.MessageDeltaUsage do
 
   defp d_opt_server_tool_usage(nil), do: {:ok, nil}
   defp d_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.decode(value)
-
-  defp e_opt_output_tokens_details(nil), do: nil
-  defp e_opt_output_tokens_details(value), do: SearchAgent.OutputTokensDetails.to_json(value)
-
-  defp e_opt_server_tool_usage(nil), do: nil
-  defp e_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.to_json(value)
 end

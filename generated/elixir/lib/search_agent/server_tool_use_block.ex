@@ -88,7 +88,7 @@ defmodule SearchAgent.ServerToolUseBlock do
       "input" => value.input
     }
 
-    out = R.put_optional(out, present, "caller", value.caller, &e_opt_caller/1)
+    out = R.put_optional(out, present, "caller", value.caller, &SearchAgent.Caller.to_json/1)
 
     out =
       R.put_optional(
@@ -96,7 +96,7 @@ defmodule SearchAgent.ServerToolUseBlock do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     Map.merge(out, value.extra)
@@ -104,10 +104,4 @@ defmodule SearchAgent.ServerToolUseBlock do
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_caller(nil), do: nil
-  defp e_opt_caller(value), do: SearchAgent.Caller.to_json(value)
 end

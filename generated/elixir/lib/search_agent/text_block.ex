@@ -64,7 +64,7 @@ defmodule SearchAgent.TextBlock do
       "text" => value.text
     }
 
-    out = R.put_optional(out, present, "citations", value.citations, &e_opt_list_text_citation/1)
+    out = R.put_optional(out, present, "citations", value.citations, &e_list_text_citation/1)
     Map.merge(out, value.extra)
   end
 
@@ -74,7 +74,4 @@ defmodule SearchAgent.TextBlock do
   defp d_opt_list_text_citation(value), do: d_list_text_citation(value)
 
   defp e_list_text_citation(value), do: Enum.map(value, &SearchAgent.TextCitation.to_json/1)
-
-  defp e_opt_list_text_citation(nil), do: nil
-  defp e_opt_list_text_citation(value), do: e_list_text_citation(value)
 end

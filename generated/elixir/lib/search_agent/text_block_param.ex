@@ -76,7 +76,7 @@ defmodule SearchAgent.TextBlockParam do
       "text" => value.text
     }
 
-    out = R.put_optional(out, present, "citations", value.citations, &e_opt_list_text_citation/1)
+    out = R.put_optional(out, present, "citations", value.citations, &e_list_text_citation/1)
 
     out =
       R.put_optional(
@@ -84,7 +84,7 @@ defmodule SearchAgent.TextBlockParam do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     Map.merge(out, value.extra)
@@ -99,10 +99,4 @@ defmodule SearchAgent.TextBlockParam do
   defp d_opt_list_text_citation(value), do: d_list_text_citation(value)
 
   defp e_list_text_citation(value), do: Enum.map(value, &SearchAgent.TextCitation.to_json/1)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_list_text_citation(nil), do: nil
-  defp e_opt_list_text_citation(value), do: e_list_text_citation(value)
 end

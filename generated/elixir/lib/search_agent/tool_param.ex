@@ -132,7 +132,7 @@ defmodule SearchAgent.ToolParam do
     }
 
     out = R.put_optional(out, present, "description", value.description)
-    out = R.put_optional(out, present, "type", value.type, &e_opt_lit_str_custom/1)
+    out = R.put_optional(out, present, "type", value.type, &e_lit_str_custom/1)
 
     out =
       R.put_optional(
@@ -140,7 +140,7 @@ defmodule SearchAgent.ToolParam do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
@@ -168,10 +168,4 @@ defmodule SearchAgent.ToolParam do
   defp d_opt_lit_str_custom(value), do: d_lit_str_custom(value)
 
   defp e_lit_str_custom(:custom), do: "custom"
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_lit_str_custom(nil), do: nil
-  defp e_opt_lit_str_custom(value), do: e_lit_str_custom(value)
 end

@@ -93,7 +93,7 @@ defmodule SearchAgent.ToolResultBlockParam do
         present,
         "content",
         value.content,
-        &e_opt_union_str_or_list_tool_result_block_content/1
+        &e_union_str_or_list_tool_result_block_content/1
       )
 
     out = R.put_optional(out, present, "is_error", value.is_error)
@@ -104,7 +104,7 @@ defmodule SearchAgent.ToolResultBlockParam do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     Map.merge(out, value.extra)
@@ -127,14 +127,6 @@ defmodule SearchAgent.ToolResultBlockParam do
 
   defp e_list_tool_result_block_content(value),
     do: Enum.map(value, &SearchAgent.ToolResultBlockContent.to_json/1)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_union_str_or_list_tool_result_block_content(nil), do: nil
-
-  defp e_opt_union_str_or_list_tool_result_block_content(value),
-    do: e_union_str_or_list_tool_result_block_content(value)
 
   defp e_union_str_or_list_tool_result_block_content(value) when is_binary(value), do: value
 

@@ -93,7 +93,7 @@ defmodule SearchAgent.ToolSearchRegexTool20251119 do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     out = R.put_optional(out, present, "defer_loading", value.defer_loading)
@@ -105,7 +105,4 @@ defmodule SearchAgent.ToolSearchRegexTool20251119 do
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 end

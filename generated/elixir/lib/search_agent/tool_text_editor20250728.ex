@@ -121,7 +121,7 @@ defmodule SearchAgent.ToolTextEditor20250728 do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     out = R.put_optional(out, present, "defer_loading", value.defer_loading)
@@ -140,7 +140,4 @@ defmodule SearchAgent.ToolTextEditor20250728 do
 
   defp d_opt_int(nil), do: {:ok, nil}
   defp d_opt_int(value), do: R.integer(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 end

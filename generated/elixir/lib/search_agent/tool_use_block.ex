@@ -76,10 +76,7 @@ defmodule SearchAgent.ToolUseBlock do
       "input" => value.input
     }
 
-    out = R.put_optional(out, present, "caller", value.caller, &e_opt_caller/1)
+    out = R.put_optional(out, present, "caller", value.caller, &SearchAgent.Caller.to_json/1)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_caller(nil), do: nil
-  defp e_opt_caller(value), do: SearchAgent.Caller.to_json(value)
 end

@@ -88,7 +88,7 @@ defmodule SearchAgent.ToolUseBlockParam do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     Map.merge(out, value.extra)
@@ -96,7 +96,4 @@ defmodule SearchAgent.ToolUseBlockParam do
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 end

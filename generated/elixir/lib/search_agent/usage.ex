@@ -160,7 +160,7 @@ defmodule SearchAgent.Usage do
         present,
         "cache_creation",
         value.cache_creation,
-        &e_opt_cache_creation/1
+        &SearchAgent.CacheCreation.to_json/1
       )
 
     out =
@@ -169,7 +169,7 @@ defmodule SearchAgent.Usage do
         present,
         "server_tool_use",
         value.server_tool_use,
-        &e_opt_server_tool_usage/1
+        &SearchAgent.ServerToolUsage.to_json/1
       )
 
     out = R.put_optional(out, present, "service_tier", value.service_tier)
@@ -180,7 +180,7 @@ defmodule SearchAgent.Usage do
         present,
         "output_tokens_details",
         value.output_tokens_details,
-        &e_opt_output_tokens_details/1
+        &SearchAgent.OutputTokensDetails.to_json/1
       )
 
     out = R.put_optional(out, present, "inference_geo", value.inference_geo)
@@ -204,13 +204,4 @@ defmodule SearchAgent.Usage do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_cache_creation(nil), do: nil
-  defp e_opt_cache_creation(value), do: SearchAgent.CacheCreation.to_json(value)
-
-  defp e_opt_output_tokens_details(nil), do: nil
-  defp e_opt_output_tokens_details(value), do: SearchAgent.OutputTokensDetails.to_json(value)
-
-  defp e_opt_server_tool_usage(nil), do: nil
-  defp e_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.to_json(value)
 end

@@ -144,7 +144,7 @@ defmodule SearchAgent.WebFetchTool20250910 do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     out = R.put_optional(out, present, "defer_loading", value.defer_loading)
@@ -152,7 +152,16 @@ defmodule SearchAgent.WebFetchTool20250910 do
     out = R.put_optional(out, present, "allowed_domains", value.allowed_domains)
     out = R.put_optional(out, present, "blocked_domains", value.blocked_domains)
     out = R.put_optional(out, present, "max_uses", value.max_uses)
-    out = R.put_optional(out, present, "citations", value.citations, &e_opt_citations_config/1)
+
+    out =
+      R.put_optional(
+        out,
+        present,
+        "citations",
+        value.citations,
+        &SearchAgent.CitationsConfig.to_json/1
+      )
+
     out = R.put_optional(out, present, "max_content_tokens", value.max_content_tokens)
     Map.merge(out, value.extra)
   end
@@ -172,10 +181,4 @@ defmodule SearchAgent.WebFetchTool20250910 do
 
   defp d_opt_list_str(nil), do: {:ok, nil}
   defp d_opt_list_str(value), do: d_list_str(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_citations_config(nil), do: nil
-  defp e_opt_citations_config(value), do: SearchAgent.CitationsConfig.to_json(value)
 end

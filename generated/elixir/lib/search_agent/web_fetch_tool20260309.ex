@@ -151,7 +151,7 @@ defmodule SearchAgent.WebFetchTool20260309 do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     out = R.put_optional(out, present, "defer_loading", value.defer_loading)
@@ -159,7 +159,16 @@ defmodule SearchAgent.WebFetchTool20260309 do
     out = R.put_optional(out, present, "allowed_domains", value.allowed_domains)
     out = R.put_optional(out, present, "blocked_domains", value.blocked_domains)
     out = R.put_optional(out, present, "max_uses", value.max_uses)
-    out = R.put_optional(out, present, "citations", value.citations, &e_opt_citations_config/1)
+
+    out =
+      R.put_optional(
+        out,
+        present,
+        "citations",
+        value.citations,
+        &SearchAgent.CitationsConfig.to_json/1
+      )
+
     out = R.put_optional(out, present, "max_content_tokens", value.max_content_tokens)
     out = R.put_optional(out, present, "use_cache", value.use_cache)
     Map.merge(out, value.extra)
@@ -180,10 +189,4 @@ defmodule SearchAgent.WebFetchTool20260309 do
 
   defp d_opt_list_str(nil), do: {:ok, nil}
   defp d_opt_list_str(value), do: d_list_str(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_citations_config(nil), do: nil
-  defp e_opt_citations_config(value), do: SearchAgent.CitationsConfig.to_json(value)
 end

@@ -136,7 +136,7 @@ defmodule SearchAgent.WebSearchTool20250305 do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     out = R.put_optional(out, present, "defer_loading", value.defer_loading)
@@ -146,7 +146,13 @@ defmodule SearchAgent.WebSearchTool20250305 do
     out = R.put_optional(out, present, "max_uses", value.max_uses)
 
     out =
-      R.put_optional(out, present, "user_location", value.user_location, &e_opt_user_location/1)
+      R.put_optional(
+        out,
+        present,
+        "user_location",
+        value.user_location,
+        &SearchAgent.UserLocation.to_json/1
+      )
 
     Map.merge(out, value.extra)
   end
@@ -166,10 +172,4 @@ defmodule SearchAgent.WebSearchTool20250305 do
 
   defp d_opt_user_location(nil), do: {:ok, nil}
   defp d_opt_user_location(value), do: SearchAgent.UserLocation.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_user_location(nil), do: nil
-  defp e_opt_user_location(value), do: SearchAgent.UserLocation.to_json(value)
 end

@@ -90,7 +90,7 @@ defmodule SearchAgent.WebSearchToolResultBlock do
         e_union_web_search_tool_result_error_or_list_web_search_result_block(value.content)
     }
 
-    out = R.put_optional(out, present, "caller", value.caller, &e_opt_caller/1)
+    out = R.put_optional(out, present, "caller", value.caller, &SearchAgent.Caller.to_json/1)
 
     out =
       R.put_optional(
@@ -98,7 +98,7 @@ defmodule SearchAgent.WebSearchToolResultBlock do
         present,
         "cache_control",
         value.cache_control,
-        &e_opt_cache_control_ephemeral/1
+        &SearchAgent.CacheControlEphemeral.to_json/1
       )
 
     Map.merge(out, value.extra)
@@ -123,12 +123,6 @@ defmodule SearchAgent.WebSearchToolResultBlock do
 
   defp e_list_web_search_result_block(value),
     do: Enum.map(value, &SearchAgent.WebSearchResultBlock.to_json/1)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_caller(nil), do: nil
-  defp e_opt_caller(value), do: SearchAgent.Caller.to_json(value)
 
   defp e_union_web_search_tool_result_error_or_list_web_search_result_block(
          %SearchAgent.WebSearchToolResultError{} = value

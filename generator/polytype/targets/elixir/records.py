@@ -229,8 +229,10 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
                 default,
             )
         optional_steps.append((layout.Items("{", (":ok", variable)), call))
-        encoded_type = item.type if item.nullable or default != "nil" else ir.Nullable(item.type)
         if item.aliases:  # written back under the spelling it was read in
+            encoded_type = (
+                item.type if item.nullable or default != "nil" else ir.Nullable(item.type)
+            )
             put = layout.call("Map.put", "out", spelling, gen.encode(encoded_type, access))
             compared: layout.Code = "" if default == "nil" else default
             conditional = layout.Conditional(
@@ -239,7 +241,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
             encode_optional.append(layout.assignment("out", conditional, 4))
         else:
             encode_optional.append(
-                layout.assigned("out", _put_optional(item, access, default, gen, encoded_type), 4)
+                layout.assigned("out", _put_optional(item, access, default, gen), 4)
             )
     attributes: list[str] = []
     # what no type expresses, on the whole JSON object before anything else
@@ -334,14 +336,15 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     )
 
 
-def _put_optional(
-    item: ir.Field, access: str, default: layout.Code, gen: FileGen, encoded_type: ir.TypeRef
-) -> layout.Call:
+def _put_optional(item: ir.Field, access: str, default: layout.Code, gen: FileGen) -> layout.Call:
     """The runtime call writing an optional key back: when it was read, or when its value
     is not its default (nil: not set), encoded by the type's encoder (none: as it is)."""
     args: list[layout.Code] = ["out", "present", ex_str(item.json_key), access]
+    encoded_type = item.type
     if default == "nil":
-        name = f"{RUNTIME_ALIAS}.put_optional"
+        name = f"{RUNTIME_ALIAS}.put_optional"  # writes nil as it is: the encoder never sees it
+        if isinstance(encoded_type, ir.Nullable):
+            encoded_type = encoded_type.inner
     else:
         name = f"{RUNTIME_ALIAS}.put_unless_default"
         args.append(default)

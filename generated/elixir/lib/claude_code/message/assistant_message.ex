@@ -159,7 +159,7 @@ defmodule ClaudeCode.Message.AssistantMessage do
         present,
         "local_command_run",
         value.local_command_run,
-        &e_opt_local_command_run/1
+        &ClaudeCode.LocalCommandRun.to_json/1
       )
 
     Map.merge(out, value.extra)
@@ -169,7 +169,4 @@ defmodule ClaudeCode.Message.AssistantMessage do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_local_command_run(nil), do: nil
-  defp e_opt_local_command_run(value), do: ClaudeCode.LocalCommandRun.to_json(value)
 end

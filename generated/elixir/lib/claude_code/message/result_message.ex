@@ -385,8 +385,8 @@ defmodule ClaudeCode.Message.ResultMessage do
 
     out = R.put_optional(out, present, "duration_api_ms", value.duration_api_ms)
     out = R.put_optional(out, present, "stop_reason", value.stop_reason)
-    out = R.put_optional(out, present, "usage", value.usage, &e_opt_usage/1)
-    out = R.put_optional(out, present, "modelUsage", value.model_usage, &e_opt_map_model_usage/1)
+    out = R.put_optional(out, present, "usage", value.usage, &ClaudeCode.Usage.to_json/1)
+    out = R.put_optional(out, present, "modelUsage", value.model_usage, &e_map_model_usage/1)
 
     out =
       R.put_optional(
@@ -394,7 +394,7 @@ defmodule ClaudeCode.Message.ResultMessage do
         present,
         "permission_denials",
         value.permission_denials,
-        &e_opt_list_permission_denial/1
+        &e_list_permission_denial/1
       )
 
     out = R.put_optional(out, present, "terminal_reason", value.terminal_reason)
@@ -438,13 +438,4 @@ defmodule ClaudeCode.Message.ResultMessage do
 
   defp e_map_model_usage(value),
     do: Map.new(value, fn {key, item} -> {key, ClaudeCode.ModelUsage.to_json(item)} end)
-
-  defp e_opt_list_permission_denial(nil), do: nil
-  defp e_opt_list_permission_denial(value), do: e_list_permission_denial(value)
-
-  defp e_opt_map_model_usage(nil), do: nil
-  defp e_opt_map_model_usage(value), do: e_map_model_usage(value)
-
-  defp e_opt_usage(nil), do: nil
-  defp e_opt_usage(value), do: ClaudeCode.Usage.to_json(value)
 end

@@ -396,7 +396,7 @@ defmodule ClaudeCode.Message.SystemMessage do
     out = R.put_optional(out, present, "output_style", value.output_style)
     out = R.put_optional(out, present, "agents", value.agents)
     out = R.put_optional(out, present, "skills", value.skills)
-    out = R.put_optional(out, present, "plugins", value.plugins, &e_opt_list_plugin_info/1)
+    out = R.put_optional(out, present, "plugins", value.plugins, &e_list_plugin_info/1)
     out = R.put_optional(out, present, "capabilities", value.capabilities)
     out = R.put_optional(out, present, "analytics_disabled", value.analytics_disabled)
 
@@ -504,9 +504,6 @@ defmodule ClaudeCode.Message.SystemMessage do
 
   defp e_opt_list_mcp_server_status(nil), do: nil
   defp e_opt_list_mcp_server_status(value), do: e_list_mcp_server_status(value)
-
-  defp e_opt_list_plugin_info(nil), do: nil
-  defp e_opt_list_plugin_info(value), do: e_list_plugin_info(value)
 
   defp e_opt_session_type(nil), do: nil
   defp e_opt_session_type(value), do: ClaudeCode.SessionType.to_json(value)

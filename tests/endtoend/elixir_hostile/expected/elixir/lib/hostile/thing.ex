@@ -146,7 +146,7 @@ defmodule Hostile.Thing do
     out = R.put_optional(out, present, "name", value.name)
     out = R.put_optional(out, present, "tags", value.tags)
     out = R.put_optional(out, present, "meta", value.meta)
-    out = R.put_optional(out, present, "either", value.either, &e_opt_union_str_or_list_mode/1)
+    out = R.put_optional(out, present, "either", value.either, &e_union_str_or_list_mode/1)
     out = R.put_optional(out, present, "maybe", value.maybe)
     Map.merge(out, value.extra)
   end
@@ -192,9 +192,6 @@ defmodule Hostile.Thing do
   defp d_union_str_or_list_mode(value), do: R.type_error("string or array", value)
 
   defp e_list_mode(value), do: Enum.map(value, &Hostile.Mode.to_json/1)
-
-  defp e_opt_union_str_or_list_mode(nil), do: nil
-  defp e_opt_union_str_or_list_mode(value), do: e_union_str_or_list_mode(value)
 
   defp e_union_str_or_list_mode(value) when is_binary(value), do: value
   defp e_union_str_or_list_mode(value) when is_list(value), do: e_list_mode(value)

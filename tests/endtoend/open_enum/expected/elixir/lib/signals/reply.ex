@@ -87,7 +87,7 @@ defmodule Signals.Reply do
 
     out = R.put_optional(out, present, "mode", value.mode)
     out = R.put_optional(out, present, "kind", value.kind)
-    out = R.put_optional(out, present, "history", value.history, &e_opt_list_status/1)
+    out = R.put_optional(out, present, "history", value.history, &e_list_status/1)
     out = R.put_optional(out, present, "previous", value.previous)
     out = R.put_optional(out, present, "color", value.color)
     Map.merge(out, value.extra)
@@ -99,7 +99,4 @@ defmodule Signals.Reply do
   defp d_opt_stop_reason(value), do: Signals.StopReason.decode(value)
 
   defp e_list_status(value), do: Enum.map(value, &Signals.Status.to_json/1)
-
-  defp e_opt_list_status(nil), do: nil
-  defp e_opt_list_status(value), do: e_list_status(value)
 end

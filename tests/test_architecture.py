@@ -156,18 +156,18 @@ def test_areas_form_no_circle() -> None:
 def test_the_front_end_never_validates_or_lowers() -> None:
     for path in (PACKAGE / "frontend").rglob("*.py"):
         for line, target in _imports(path):
-            assert not target.startswith(("dialect.validate", "lowering", "compile")), (
-                f"{path.relative_to(REPO)}:{line} imports {target}"
-            )
+            assert not target.startswith(
+                ("dialect.validate", "lowering", "compile")
+            ), f"{path.relative_to(REPO)}:{line} imports {target}"
 
 
 def test_targets_import_only_the_ir_and_their_base() -> None:
     for path in (PACKAGE / "targets").rglob("*.py"):
         for line, target in _imports(path):
             area = _area(target)
-            assert area.startswith("targets") or area in LEAVES or area == "ir", (
-                f"{path.relative_to(REPO)}:{line} imports {target}"
-            )
+            assert (
+                area.startswith("targets") or area in LEAVES or area == "ir"
+            ), f"{path.relative_to(REPO)}:{line} imports {target}"
 
 
 def test_the_documented_layout_is_the_enforced_one() -> None:

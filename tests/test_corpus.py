@@ -35,9 +35,9 @@ def _require_elixir_under_ci() -> None:
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, corpus.Result]:
-    assert (corpus.CORPUS / "index.json").is_file(), (
-        f"the corpus is read in place from {corpus.CORPUS} (or $POLYTYPE_CORPUS)"
-    )
+    assert (
+        corpus.CORPUS / "index.json"
+    ).is_file(), f"the corpus is read in place from {corpus.CORPUS} (or $POLYTYPE_CORPUS)"
     _require_elixir_under_ci()
     return {result.name: result for result in corpus.measure()}
 

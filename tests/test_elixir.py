@@ -402,7 +402,9 @@ def _python_module(module: ir.Module) -> ModuleType:
     assert spec is not None
     loaded = importlib.util.module_from_spec(spec)
     sys.modules[name] = loaded
-    exec(compile(text, f"{name}.py", "exec"), loaded.__dict__)  # noqa: S102 - our own generated code
+    exec(
+        compile(text, f"{name}.py", "exec"), loaded.__dict__
+    )  # noqa: S102 - our own generated code
     return loaded
 
 

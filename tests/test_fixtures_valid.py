@@ -64,6 +64,6 @@ def test_fixture_against_schema(module: str, type_name: str, path: Path, valid: 
         assert not errors, errors[0].message
     else:
         assert errors, "an invalid fixture that the schema accepts"
-        assert path.with_suffix(".path").is_file(), (
-            "invalid fixtures record their expected error path"
-        )
+        assert path.with_suffix(
+            ".path"
+        ).is_file(), "invalid fixtures record their expected error path"

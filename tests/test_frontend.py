@@ -634,9 +634,9 @@ def test_enum_values_that_spell_alike_are_numbered_in_a_consumed_schema(
     assert "free-form" not in err
     models = _models(root, "zone")
     assert [member.name for member in models.ZoneTz] == ["ETC_GMT_1", "ETC_GMT_1_2"]
-    assert models.__doc__.startswith("Zone\n\nDataclasses with"), (
-        "a title alone, no empty paragraph"
-    )
+    assert models.__doc__.startswith(
+        "Zone\n\nDataclasses with"
+    ), "a title alone, no empty paragraph"
     for value in ({"tz": "Etc/GMT+1"}, {"tz": "Etc/GMT-1"}):
         assert _round_trip(models, "Zone", value) == value
     code, err = _generate(root, capsys, "--strict")

@@ -55,6 +55,6 @@ def test_bounded_fuzz_run_finds_nothing(capsys: pytest.CaptureFixture[str]) -> N
         minutes=None, cases=cases, seed=seed, elixir_every=5, check_every=4, save=False
     )
     log = capsys.readouterr().err
-    assert not failing, (
-        f"replay with: python -m tests.fuzz --seed {failing[0].case.seed} --cases 1\n{log[-5000:]}"
-    )
+    assert (
+        not failing
+    ), f"replay with: python -m tests.fuzz --seed {failing[0].case.seed} --cases 1\n{log[-5000:]}"

@@ -578,9 +578,9 @@ def check_valid(thing: Subject, instance: Any) -> None:
     value = thing.decode(instance)
     assert same(instance, snapshot), f"{thing.label}: decoding mutated its input"
     encoded = thing.encode(value)
-    assert same(encoded, instance), (
-        f"{thing.label}: round trip changed the data:\n{encoded!r}\n!=\n{instance!r}"
-    )
+    assert same(
+        encoded, instance
+    ), f"{thing.label}: round trip changed the data:\n{encoded!r}\n!=\n{instance!r}"
     json.dumps(encoded, allow_nan=False)  # strict JSON: no NaN or infinity out of any flavor
 
 
@@ -596,9 +596,9 @@ def check_verdict(thing: Subject, mutant: Any, how: str) -> None:
     else:
         # also where a documented difference makes the decoder accept: nothing is lost
         encoded = thing.encode(value)
-        assert same(encoded, mutant), (
-            f"{thing.label}: after `{how}` the round trip changed the data:\n{encoded!r}"
-        )
+        assert same(
+            encoded, mutant
+        ), f"{thing.label}: after `{how}` the round trip changed the data:\n{encoded!r}"
         json.dumps(encoded, allow_nan=False)  # strict JSON: what was accepted can be written
     decoder_accepts = rejection is None
     assert same(mutant, snapshot), f"{thing.label}: after `{how}` decoding mutated its input"

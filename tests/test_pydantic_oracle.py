@@ -453,9 +453,9 @@ def test_oracle_agrees_on_fixtures(oracles: dict[str, types.ModuleType]) -> None
                 continue
             data = json.loads((FIXTURES / case.relative_path).read_text(encoding="utf-8"))
             ours = _ours_accepts(module, case.type_name, data)
-            assert ours == case.valid, (
-                f"{case.relative_path}: polytype's Pydantic models disagree with the fixture"
-            )
+            assert (
+                ours == case.valid
+            ), f"{case.relative_path}: polytype's Pydantic models disagree with the fixture"
             oracle = _oracle_accepts(module, case.type_name, data)
             if ours != oracle:
                 actual[case.relative_path] = _side(ours, oracle)
@@ -574,8 +574,8 @@ def test_oracle_agrees_on_generated_instances(
         type_name, instance = case
         ours = _ours_accepts(module, type_name, instance)
         oracle = _oracle_accepts(module, type_name, instance)
-        assert ours and oracle, (
-            f"{type_name}: polytype accepts={ours}, oracle accepts={oracle}: {instance!r}"
-        )
+        assert (
+            ours and oracle
+        ), f"{type_name}: polytype accepts={ours}, oracle accepts={oracle}: {instance!r}"
 
     agree()

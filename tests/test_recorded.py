@@ -80,9 +80,9 @@ def test_expected_rejections_name_existing_samples() -> None:
     stale = [key for key in REJECTIONS if key not in keys and key not in whole_files]
     assert not stale, f"expected rejections for samples that do not exist: {stale}"
     for key, entry in REJECTIONS.items():
-        assert entry.get("reason") and entry.get("path"), (
-            f"{key}: every expected rejection has a reason and a path"
-        )
+        assert entry.get("reason") and entry.get(
+            "path"
+        ), f"{key}: every expected rejection has a reason and a path"
 
 
 @pytest.mark.parametrize(

@@ -69,9 +69,8 @@ def _round_trips(modules: dict[str, ModuleType], name: str) -> dict[str, Callabl
     """JSON data in, JSON data out, through each flavor's decoder and encoder."""
     suffix = name.lower()
     dataclasses, typed, pydantic = (modules[flavor] for flavor in FLAVORS)
-    decode, encode = (
-        getattr(dataclasses, f"decode_{suffix}"),
-        getattr(dataclasses, f"encode_{suffix}"),
+    decode, encode = getattr(dataclasses, f"decode_{suffix}"), getattr(
+        dataclasses, f"encode_{suffix}"
     )
     model = getattr(pydantic, name if name == "Holder" else f"{name}Adapter")
 

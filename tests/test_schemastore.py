@@ -22,9 +22,9 @@ ELIXIR = corpus.elixir_available()
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    assert (schemastore.CATALOGUE / "index.json").is_file(), (
-        f"the catalogue is read in place from {schemastore.CATALOGUE}"
-    )
+    assert (
+        schemastore.CATALOGUE / "index.json"
+    ).is_file(), f"the catalogue is read in place from {schemastore.CATALOGUE}"
     if not ELIXIR and os.environ.get("CI") == "true":
         pytest.fail("elixir is not installed, and CI must measure the Elixir flavor")
     chosen = schemastore.select(schemastore.read_index(), sample=schemastore.SAMPLE)

@@ -411,9 +411,9 @@ def test_mypy_rejects_invalid_snippets(
     assert status == 1, f"mypy accepted {path.name}:\n{output}"
     errors = [line for line in output.splitlines() if ": error: " in line]
     for message in expected:
-        assert any(message in line for line in errors), (
-            f"mypy did not report {message!r}:\n{output}"
-        )
+        assert any(
+            message in line for line in errors
+        ), f"mypy did not report {message!r}:\n{output}"
     assert len(errors) == len(expected), output
 
 

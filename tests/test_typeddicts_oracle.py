@@ -228,9 +228,9 @@ def test_required_and_optional_keys_match_datamodel_code_generator(
         mine = _presence_from_hints(ours[name])
         runtime = {key: "required" for key in ours[name].__required_keys__}
         runtime.update({key: "optional" for key in ours[name].__optional_keys__})
-        assert runtime == mine, (
-            f"{name}: __required_keys__/__optional_keys__ disagree with the annotations"
-        )
+        assert (
+            runtime == mine
+        ), f"{name}: __required_keys__/__optional_keys__ disagree with the annotations"
         other = _presence_from_hints(theirs[their_name])
         actual: KeyPresence = {
             key: (mine.get(key, "absent"), other.get(key, "absent"))

@@ -84,8 +84,7 @@ ELIXIR_RESERVED = frozenset(
 # The top-level modules of Elixir and the applications it ships (elixir, eex, ex_unit, iex,
 # logger, mix; from `:application.get_key(app, :modules)` in 1.14, plus later additions).
 # A generated `defmodule String` (or anything under `Elixir.`) would redefine one of them.
-ELIXIR_STANDARD_MODULES = frozenset(
-    """
+ELIXIR_STANDARD_MODULES = frozenset("""
     Access Agent Application ArgumentError ArithmeticError Atom BadArityError BadBooleanError
     BadFunctionError BadMapError BadStructError Base Behaviour Bitwise Calendar CaseClauseError
     Code Collectable CompileError CondClauseError Config Date DateTime Dict Duration
@@ -96,8 +95,7 @@ ELIXIR_STANDARD_MODULES = frozenset(
     Regex Registry RuntimeError Set Stream String StringIO Supervisor SyntaxError System
     SystemLimitError Task Time TokenMissingError TryClauseError Tuple URI UndefinedFunctionError
     UnicodeConversionError Version WithClauseError
-    """.split()
-)
+    """.split())
 
 # Longest names polytype derives. Elixir atoms (module names, struct keys) stop at 255
 # characters and file names at 255 bytes, with room kept for the writer's temporary names.

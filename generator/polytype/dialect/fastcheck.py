@@ -232,9 +232,8 @@ class _Compiler:
 
     def kw_prefixItems(self, value: list[Any], _: dict[str, Any]) -> Check:
         subs = [self.compile(item) for item in value]
-        return lambda instance: (
-            not isinstance(instance, list)
-            or all(sub(item) for sub, item in zip(subs, instance, strict=False))
+        return lambda instance: not isinstance(instance, list) or all(
+            sub(item) for sub, item in zip(subs, instance, strict=False)
         )
 
     def kw_minItems(self, value: int, _: dict[str, Any]) -> Check:
@@ -266,8 +265,8 @@ class _Compiler:
 
     def kw_pattern(self, value: str, _: dict[str, Any]) -> Check:
         pattern = re.compile(value)
-        return lambda instance: (
-            not isinstance(instance, str) or pattern.search(instance) is not None
+        return (
+            lambda instance: not isinstance(instance, str) or pattern.search(instance) is not None
         )
 
     def kw_format(self, value: str, _: dict[str, Any]) -> Check:

@@ -26,7 +26,9 @@ _NEWLINE = re.compile("\n")
 _NUMBER = json.scanner.NUMBER_RE
 # The C-accelerated string scanner the standard decoder itself uses.
 _SCANSTRING = "scanstring"  # not declared in typeshed, hence the lookup by name
-_scanstring: Callable[[str, int, bool], tuple[str, int]] = getattr(json.decoder, _SCANSTRING)  # noqa: B009 (not in typeshed)
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = getattr(
+    json.decoder, _SCANSTRING
+)  # noqa: B009 (not in typeshed)
 
 
 class JSONSyntaxError(Exception):

@@ -92,9 +92,7 @@ def structural_dispatch(
         (
             f"{case.tag_key}={case.tag_value!r}"
             if case.tag_key is not None
-            else f"key {case.key!r}"
-            if case.key is not None
-            else "object"
+            else f"key {case.key!r}" if case.key is not None else "object"
         )
         for case in object_cases
     ] + [case.json_type for case in union.cases if case.json_type != "object"]

@@ -36,20 +36,19 @@ def prune_imports(text: str) -> str:
     lines = code.split("\n")
     imports = [
         node
-        for node in _import_statements(lines)
+        for node in _import_statements(code, lines)
         if isinstance(node, ast.Import)
         or (isinstance(node, ast.ImportFrom) and node.module != "__future__")
     ]
     if not imports:
         return text
-    skipped = {number for node in imports for number in range(node.lineno - 1, _end(node))}
-    rest = "\n".join(line for number, line in enumerate(lines) if number not in skipped)
+    rest = _distinct_lines(lines, imports)
     imported = _imported(imports)
-    used = _used_in_text(rest, imported)
+    used = _used_in_text(rest, code, imported)
     if used is None or used.in_strings:
         # a name only a string holds may be a type or a value: as the syntax tree says
         return _prune_parsed(text)
-    return _rewrite(text, imports, used.in_code - _defined_in_text(code))
+    return _rewrite(text, imports, used.in_code - _defined_in_text(rest))
 
 
 def _prune_parsed(text: str) -> str:
@@ -69,21 +68,24 @@ def _prune_parsed(text: str) -> str:
 
 
 # What is not code: a comment, or a triple-quoted string (polytype's only multi-line
-# strings are docstrings). A one-line string is kept (group `kept`): it may be a type.
-# Each pattern reads a string's plain run at once; its prefix (`f`, `rb`) is left as a
-# name that no import has.
+# strings are docstrings). A one-line string is kept: it may be a type. One match is the
+# code before a piece that is not code (group `code`: runs of plain characters, one-line
+# strings, a quote that starts neither) and that piece, so that the callback runs once a
+# comment or docstring rather than once a string. A string's prefix (`f`, `rb`) is left
+# as a name that no import has.
 _NOT_CODE = re.compile(
-    r"""(?P<kept>"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?!")|'[^'\\\n]*(?:\\.[^'\\\n]*)*'(?!'))"""
-    r'''|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'''
+    r"""(?P<code>(?:[^"'#]++|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?!")|'[^'\\\n]*(?:\\.[^'\\\n]*)*'(?!')"""
+    r"""|"(?!"")|'(?!''))*+)"""
+    r'''(?:"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'''
     r"""|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"""
-    r"|#[^\n]*"
+    r"|#[^\n]*|\Z)"
 )
 _TOP_LEVEL_IF = re.compile(r"^(?:if|elif|else)\b", re.M)
 _IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 _TOP_LEVEL_DEFINED = re.compile(
     r"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))", re.M
 )
-_IMPORT_START = re.compile(r"(?:import|from)[ \t]")
+_IMPORT_START = re.compile(r"^(?:import|from)[ \t]", re.M)
 # a one-line string, as a group: `split` hands back the code around the strings and them
 _STRING = re.compile(r"""("[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
 _ALL = re.compile(r"^__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])", re.M)
@@ -95,18 +97,18 @@ def _code_only(text: str) -> str:
 
 
 def _blank(match: re.Match[str]) -> str:
-    kept = match.group("kept")
-    return kept if kept is not None else "\n" * match.group().count("\n")
+    code = match.group("code")
+    return code + "\n" * match.group().count("\n", len(code))
 
 
-def _import_statements(lines: list[str]) -> list[ast.stmt]:
-    """The top-level import statements among `lines` (comments and docstrings blanked),
-    each parsed on its own and numbered where it stands in the module."""
+def _import_statements(code: str, lines: list[str]) -> list[ast.stmt]:
+    """The top-level import statements of `code` (comments and docstrings blanked; `lines`
+    its lines), each parsed on its own and numbered where it stands in the module."""
     statements: list[ast.stmt] = []
-    number = 0
-    while number < len(lines):
-        if not _IMPORT_START.match(lines[number]):
-            number += 1
+    end = -1
+    for start in _IMPORT_START.finditer(code):
+        number = code.count("\n", 0, start.start())
+        if number <= end:  # a line of the statement before
             continue
         end = number
         if "(" in lines[number]:
@@ -115,8 +117,20 @@ def _import_statements(lines: list[str]) -> list[ast.stmt]:
         node = ast.parse("\n".join(lines[number : end + 1])).body[0]
         node.lineno, node.end_lineno = number + 1, end + 1
         statements.append(node)
-        number = end + 1
     return statements
+
+
+def _distinct_lines(lines: list[str], imports: list[ast.Import | ast.ImportFrom]) -> str:
+    """The lines other than those of `imports`, each once, in no particular order: whether
+    a name stands in a line does not depend on the lines around it, and a large generated
+    module repeats most of its lines (a third as much text to search)."""
+    kept: dict[str, None] = {}
+    cursor = 0
+    for node in imports:
+        kept.update(dict.fromkeys(lines[cursor : node.lineno - 1]))
+        cursor = _end(node)
+    kept.update(dict.fromkeys(lines[cursor:]))
+    return "\n".join(kept)
 
 
 def _end(node: ast.stmt) -> int:
@@ -129,14 +143,15 @@ class _TextNames:
     in_strings: set[str]  # identifiers only the other one-line strings hold
 
 
-def _used_in_text(code: str, names: set[str]) -> _TextNames | None:
-    """Which of `names` `code` (comments and docstrings blanked) uses: each one that
-    stands as an identifier that is not an attribute, in code or in `__all__`; apart,
-    those found only in other strings (which the syntax tree counts as names where they
-    are types: `_names_in_strings`). None when `__all__` is not one list the text can
+def _used_in_text(lines: str, code: str, names: set[str]) -> _TextNames | None:
+    """Which of `names` the module's `lines` (comments and docstrings blanked, its imports
+    left out: `_distinct_lines`) use: each one that stands as an identifier that is not an
+    attribute, in code or in the `__all__` of `code` (the module, blanked); apart, those
+    found only in other strings (which the syntax tree counts as names where they are
+    types: `_names_in_strings`). None when `__all__` is not one list the text can
     delimit. Only the imported names matter, so each is looked for (a substring search,
     done at the first use) rather than every identifier of a large module collected."""
-    pieces = _STRING.split(code)  # code, string, code, ..., code
+    pieces = _STRING.split(lines)  # code, string, code, ..., code
     bare = '""'.join(pieces[0::2])
     in_code = {name for name in names if _stands(name, bare)}
     exported = _ALL.search(code)
@@ -177,8 +192,9 @@ def _imported(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
 
 
 def _defined_in_text(code: str) -> set[str]:
-    """The names the top level of `code` defines (functions, classes, assignments); only
-    asked when no top-level `if` defines more (`_TOP_LEVEL_IF`)."""
+    """The names the top level of `code` (its lines, in any order) defines (functions,
+    classes, assignments); only asked when no top-level `if` defines more
+    (`_TOP_LEVEL_IF`)."""
     return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(code)}
 
 

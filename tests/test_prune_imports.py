@@ -57,3 +57,15 @@ def test_a_name_only_in_comments_and_docstrings_is_not_kept() -> None:
     runtime = [line for line in pruned.splitlines() if line.startswith("from .._runtime")]
     assert runtime == []  # not even _guard, which only the docstring names
     assert "from json import loads" in pruned  # the docstring is left as it is
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import json\nimport re\nX = json.dumps(1)\n",
+        "from typing import cast\nimport re\n__all__ = ['re']\n",
+        "import json\nif True:\n    json = None\n",
+    ],
+)
+def test_a_module_that_starts_with_an_import(text: str) -> None:
+    assert prune_imports(text) == _prune_parsed(text)

@@ -31,12 +31,13 @@ def prune_imports(text: str) -> str:
     string holds, which may be a type or a value; a top-level `if`, which may define
     names), the syntax tree decides, as it did for every module before."""
     code = _code_only(text)
-    if _TOP_LEVEL_IF.search(code):
+    lined = "\n" + code  # each line after a newline: the patterns look for one, fast
+    if _TOP_LEVEL_IF.search(lined):
         return _prune_parsed(text)
     lines = code.split("\n")
     imports = [
         node
-        for node in _import_statements(code, lines)
+        for node in _import_statements(lined, lines)
         if isinstance(node, ast.Import)
         or (isinstance(node, ast.ImportFrom) and node.module != "__future__")
     ]
@@ -44,11 +45,11 @@ def prune_imports(text: str) -> str:
         return text
     rest = _distinct_lines(lines, imports)
     imported = _imported(imports)
-    used = _used_in_text(rest, code, imported)
+    used = _used_in_text(rest, lined, imported)
     if used is None or used.in_strings:
         # a name only a string holds may be a type or a value: as the syntax tree says
         return _prune_parsed(text)
-    return _rewrite(text, imports, used.in_code - _defined_in_text(rest))
+    return _rewrite(text, imports, used.in_code - _defined_in_text("\n" + rest))
 
 
 def _prune_parsed(text: str) -> str:
@@ -80,15 +81,17 @@ _NOT_CODE = re.compile(
     r"""|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"""
     r"|#[^\n]*|\Z)"
 )
-_TOP_LEVEL_IF = re.compile(r"^(?:if|elif|else)\b", re.M)
+# The patterns of what starts a line begin with its newline (the text searched starts with
+# one): the engine then skips to each newline, where `^` would have it try every character.
+_TOP_LEVEL_IF = re.compile(r"\n(?:if|elif|else)\b")
 _IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 _TOP_LEVEL_DEFINED = re.compile(
-    r"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))", re.M
+    r"\n(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))"
 )
-_IMPORT_START = re.compile(r"^(?:import|from)[ \t]", re.M)
+_IMPORT_START = re.compile(r"\n(?:import|from)[ \t]")
 # a one-line string, as a group: `split` hands back the code around the strings and them
 _STRING = re.compile(r"""("[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
-_ALL = re.compile(r"^__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])", re.M)
+_ALL = re.compile(r"\n__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])")
 
 
 def _code_only(text: str) -> str:
@@ -101,13 +104,14 @@ def _blank(match: re.Match[str]) -> str:
     return code + "\n" * match.group().count("\n", len(code))
 
 
-def _import_statements(code: str, lines: list[str]) -> list[ast.stmt]:
-    """The top-level import statements of `code` (comments and docstrings blanked; `lines`
-    its lines), each parsed on its own and numbered where it stands in the module."""
+def _import_statements(lined: str, lines: list[str]) -> list[ast.stmt]:
+    """The top-level import statements of a module (comments and docstrings blanked;
+    `lined` its text after a newline, `lines` its lines), each parsed on its own and
+    numbered where it stands in the module."""
     statements: list[ast.stmt] = []
     end = -1
-    for start in _IMPORT_START.finditer(code):
-        number = code.count("\n", 0, start.start())
+    for start in _IMPORT_START.finditer(lined):
+        number = lined.count("\n", 0, start.start())  # the newline before line 0 is the first
         if number <= end:  # a line of the statement before
             continue
         end = number
@@ -143,23 +147,24 @@ class _TextNames:
     in_strings: set[str]  # identifiers only the other one-line strings hold
 
 
-def _used_in_text(lines: str, code: str, names: set[str]) -> _TextNames | None:
+def _used_in_text(lines: str, lined: str, names: set[str]) -> _TextNames | None:
     """Which of `names` the module's `lines` (comments and docstrings blanked, its imports
     left out: `_distinct_lines`) use: each one that stands as an identifier that is not an
-    attribute, in code or in the `__all__` of `code` (the module, blanked); apart, those
-    found only in other strings (which the syntax tree counts as names where they are
-    types: `_names_in_strings`). None when `__all__` is not one list the text can
-    delimit. Only the imported names matter, so each is looked for (a substring search,
-    done at the first use) rather than every identifier of a large module collected."""
+    attribute, in code or in the `__all__` of `lined` (the module blanked, after a
+    newline); apart, those found only in other strings (which the syntax tree counts as
+    names where they are types: `_names_in_strings`). None when `__all__` is not one list
+    the text can delimit. Only the imported names matter, so each is looked for (a
+    substring search, done at the first use) rather than every identifier of a large
+    module collected."""
     pieces = _STRING.split(lines)  # code, string, code, ..., code
     bare = '""'.join(pieces[0::2])
     in_code = {name for name in names if _stands(name, bare)}
-    exported = _ALL.search(code)
+    exported = _ALL.search(lined)
     if exported is None and _stands("__all__", bare):
         return None
     if exported is not None:
         in_code.update(names.intersection(_IDENTIFIER.findall(exported.group(1))))
-    strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in `code`
+    strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in code
     return _TextNames(in_code, {name for name in names - in_code if _stands(name, strings)})
 
 
@@ -191,11 +196,11 @@ def _imported(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
     return names
 
 
-def _defined_in_text(code: str) -> set[str]:
-    """The names the top level of `code` (its lines, in any order) defines (functions,
-    classes, assignments); only asked when no top-level `if` defines more
-    (`_TOP_LEVEL_IF`)."""
-    return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(code)}
+def _defined_in_text(lined: str) -> set[str]:
+    """The names the top level of `lined` (a module's lines, in any order, each after a
+    newline) defines (functions, classes, assignments); only asked when no top-level `if`
+    defines more (`_TOP_LEVEL_IF`)."""
+    return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(lined)}
 
 
 def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[str]) -> str:

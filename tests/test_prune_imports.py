@@ -69,3 +69,11 @@ def test_a_name_only_in_comments_and_docstrings_is_not_kept() -> None:
 )
 def test_a_module_that_starts_with_an_import(text: str) -> None:
     assert prune_imports(text) == _prune_parsed(text)
+
+
+@pytest.mark.parametrize("end", ["", "\n", "\n\n"])
+def test_a_module_whose_last_line_is_an_import(end: str) -> None:
+    text = HEADER.rstrip("\n") + end
+    assert prune_imports(text) == _prune_parsed(text)
+    text = "import json\nfrom re import (\n    compile,\n)" + end
+    assert prune_imports(text) == _prune_parsed(text)

@@ -204,15 +204,19 @@ def _defined_in_text(lined: str) -> set[str]:
 
 
 def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[str]) -> str:
-    """`text` with each of its top-level `imports` cut to the names in `used`."""
-    lines = text.split("\n")
+    """`text` with each of its top-level `imports` cut to the names in `used`. Only the
+    lines from the first import to the last are split (a large module has many more)."""
+    if not text.endswith("\n"):  # then every line, the last import's too, ends in one
+        return _rewrite(text + "\n", imports, used)[:-1]
     first, last = imports[0].lineno - 1, _end(imports[-1])
+    start, end = _line_start(text, first), _line_start(text, last)
+    lines = text[start:end].split("\n")  # lines `first` to `last` - 1
     region: list[str] = []
-    cursor = first
+    cursor = 0
     for node in imports:
-        region.extend(lines[cursor : node.lineno - 1])
+        region.extend(lines[cursor : node.lineno - 1 - first])
         region.extend(_kept(node, used))
-        cursor = node.end_lineno or node.lineno
+        cursor = _end(node) - first
     collapsed: list[str] = []
     for line in region:
         if not line.strip() and (not collapsed or not collapsed[-1].strip()):
@@ -220,7 +224,15 @@ def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[st
         collapsed.append(line)
     while collapsed and not collapsed[-1].strip():
         collapsed.pop()
-    return "\n".join(lines[:first] + collapsed + lines[last:])
+    return text[:start] + "".join(line + "\n" for line in collapsed) + text[end:]
+
+
+def _line_start(text: str, number: int) -> int:
+    """Where line `number` (from 0) of `text` starts; `text` has that many newlines."""
+    offset = 0
+    for _ in range(number):
+        offset = text.index("\n", offset) + 1
+    return offset
 
 
 def _kept(node: ast.Import | ast.ImportFrom, used: set[str]) -> list[str]:

@@ -38,9 +38,9 @@ BODIES = {
     "attribute": "def f(x: object) -> object:\n    return x.json.re\n",
     "defined here": "def cast(x: object) -> object:\n    return x\n\n\nY = cast(1)\n",
     "top-level if": "if True:\n    JSONValue = int\nelse:\n    re = None\nZ: TypeAlias = JSONValue\n",
-    "hash in a string": 'X = "# json" + \'#\' + str(re)\n',
+    "hash in a string": "X = \"# json\" + '#' + str(re)\n",
     "quote in a comment": "# it's json's \"re\"\nX = cast(int, 1)\n",
-    "adjacent strings": 'X = "a""b" \'c\'\'d\' + json.dumps(1)\nY = """re""" \'\'\'_guard\'\'\'\n',
+    "adjacent strings": "X = \"a\"\"b\" 'c''d' + json.dumps(1)\nY = \"\"\"re\"\"\" '''_guard'''\n",
     "repeated lines": "def f() -> None:\n    pass\n\n\ndef g() -> None:\n    pass\n\n\nX = re\n",
 }
 

@@ -46,7 +46,8 @@ class Call:
     one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "one_line", f"{self.name}(" + ", ".join(map(flat, self.args)) + ")")
+        line = f"{self.name}(" + ", ".join(map(flat, self.args)) + ")"
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
         return self.one_line
@@ -61,7 +62,8 @@ class Items:
     one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "one_line", self.opening + ", ".join(map(flat, self.items)) + _CLOSING[self.opening])
+        line = self.opening + ", ".join(map(flat, self.items)) + _CLOSING[self.opening]
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
         return self.one_line
@@ -75,7 +77,8 @@ class Alternatives:
     one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "one_line", " | ".join(map(flat, self.members)))
+        line = " | ".join(map(flat, self.members))
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
         return self.one_line
@@ -98,7 +101,8 @@ class Arrow:
     one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "one_line", f"{self.key} => {flat(self.value)}")
+        line = f"{self.key} => {flat(self.value)}"
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
         return self.one_line
@@ -113,7 +117,8 @@ class Fn:
     one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "one_line", f"fn {self.head} -> {flat(self.body)} end")
+        line = f"fn {self.head} -> {flat(self.body)} end"
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
         return self.one_line

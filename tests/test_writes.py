@@ -33,7 +33,7 @@ from polytype.cli import main
 from polytype.diagnostics import Diagnostic, InputError, Position
 from polytype.project import pipeline
 from polytype.project.config import Project
-from polytype.writing import writer
+from polytype.writing import spool, writer
 from ruamel.yaml import YAML
 
 from .conftest import REPO
@@ -545,12 +545,18 @@ def test_a_problem_found_in_a_worker_is_reported_with_its_location(
 # --- the build's spool ---------------------------------------------------------------------
 
 
-@pytest.fixture
-def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The system's temporary directory for this test: where the spool and ruff's files go."""
+@pytest.fixture(params=["in memory", "on disk"])
+def scratch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Path:
+    """The system's temporary directory for this test: where the spool and ruff's files go.
+    The spool keeps the files in memory (a small build) or puts every one on disk (past
+    its memory budget, as a large build does)."""
     directory = tmp_path / "scratch"
     directory.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(directory))
+    if request.param == "on disk":
+        monkeypatch.setattr(spool, "MEMORY_BUDGET", 0)
     return directory
 
 
@@ -602,3 +608,16 @@ def test_generate_and_check_leave_no_spool_behind(
     assert tree(project / "generated") == new
     assert list(scratch.iterdir()) == []
     assert main(["--project", str(project), "check"]) == 0
+
+
+def test_a_spool_keeps_files_in_memory_up_to_its_budget_then_on_disk(scratch: Path) -> None:
+    store = spool.Spool(memory_budget=10)
+    held_hash, held = store.put_bytes(b"0123456789")
+    disk_hash, on_disk = store.put_bytes(b"x")
+    assert isinstance(held, spool.Held) and held.read_bytes() == b"0123456789"
+    assert isinstance(on_disk, Path) and on_disk.read_bytes() == b"x"
+    assert on_disk.parent.parent == scratch
+    assert held_hash == hashlib.sha256(b"0123456789").hexdigest()
+    assert disk_hash == hashlib.sha256(b"x").hexdigest()
+    store.close()
+    assert store.closed and list(scratch.iterdir()) == []

@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import tempfile
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
@@ -26,7 +25,7 @@ from polytype import __version__
 from polytype.cachedir import cache_dir
 from polytype.diagnostics import printable
 from polytype.writing.build import Build
-from polytype.writing.spool import SpooledFile
+from polytype.writing.spool import SpooledFile, Stored
 
 MANIFEST = "manifest.json"
 
@@ -61,7 +60,7 @@ class Expected:
     the file itself where an output is kept as it is)."""
 
     sha256: str
-    source: Path
+    source: Stored
 
 
 @dataclass(frozen=True)
@@ -393,14 +392,14 @@ def _write_all_atomic(files: list[tuple[Path, Expected]]) -> None:
         raise
 
 
-def _write_temporary(target: Path, source: Path) -> str:
+def _write_temporary(target: Path, source: Stored) -> str:
     """A temporary sibling of `target` holding a copy of `source`."""
     descriptor, temporary = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
     )
     try:
-        with os.fdopen(descriptor, "wb") as handle, source.open("rb") as data:
-            shutil.copyfileobj(data, handle)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(source.read_bytes())
         os.chmod(temporary, 0o644)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -409,7 +408,7 @@ def _write_temporary(target: Path, source: Path) -> str:
     return temporary
 
 
-def _write_atomic(target: Path, source: Path) -> None:
+def _write_atomic(target: Path, source: Stored) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     os.replace(_write_temporary(target, source), target)
 
@@ -427,7 +426,7 @@ def unified_diff(plan_: Plan, output_dir: Path) -> str:
         target = output_dir / change.path
         old = _read_text(target) if target.is_file() else ""
         expected = plan_.expected.get(change.path)
-        new = "" if expected is None else _read_text(expected.source)
+        new = "" if expected is None else expected.source.read_bytes().decode("utf-8", "replace")
         old_name = f"a/{change.path}" if change.action != "write" else "/dev/null"
         new_name = f"b/{change.path}" if change.action != "remove" else "/dev/null"
         chunks.extend(

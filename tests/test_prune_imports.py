@@ -59,6 +59,54 @@ def test_a_name_only_in_comments_and_docstrings_is_not_kept() -> None:
     assert "from json import loads" in pruned  # the docstring is left as it is
 
 
+def test_a_large_module_read_in_pieces_keeps_the_imports_of_the_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The syntax tree of a large module is read a run of top-level statements at a time:
+    the imports kept are those the whole tree keeps, a name used only in a late piece
+    (or defined only in one) included."""
+    from polytype.targets.python import imports
+
+    definitions = "".join(
+        f'\n\nclass C{n}:\n    """Doc {n}.\n\n\nclass Inside{n}: not code\n    """\n\n    x: int = {n}\n'
+        for n in range(200)
+    )
+    late = '\n\ndef late(data: object) -> None:\n    cast("list[JSONValue]", data)\n'
+    defined = "\n\ndef re() -> None:\n    pass\n"
+    text = HEADER + "X = 1\n" + definitions + late + defined
+    whole = imports._prune_parsed(text)
+    monkeypatch.setattr(imports, "PARSE_PIECE_CHARS", 300)
+    assert len(imports.top_level_spans(text, 300, imports.STATEMENT_CUT)) > 50
+    assert imports._prune_parsed(text) == whole
+    assert "from typing import cast" in whole and "JSONValue" in whole and "import re" not in whole
+
+
+def test_a_piece_that_does_not_parse_alone_falls_back_to_the_whole_module(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cut the cheap check gets wrong (inside a `\'\'\'` string, which polytype does not
+    write) costs the one-piece parse, not a different answer."""
+    from polytype.targets.python import imports
+
+    text = HEADER + "X = '''\n" + "\n\n\ndef f() -> None:\n    cast(int, 1)\n" * 50 + "'''\n"
+    whole = imports._prune_parsed(text)
+    monkeypatch.setattr(imports, "PARSE_PIECE_CHARS", 10)
+    spans = imports.top_level_spans(text, 10, imports.STATEMENT_CUT)
+    assert not all(_parses(text[start:end]) for start, end in spans)
+    assert imports._prune_parsed(text) == whole
+    assert "import cast" not in whole and "from typing import" not in whole
+
+
+def _parses(text: str) -> bool:
+    from polytype.targets.python import imports
+
+    try:
+        imports.ast.parse(text)
+    except SyntaxError:
+        return False
+    return True
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -33,7 +33,7 @@ from polytype.cli import main
 from polytype.diagnostics import Diagnostic, InputError, Position
 from polytype.project import pipeline
 from polytype.project.config import Project
-from polytype.writing import writer
+from polytype.writing import spool, writer
 from ruamel.yaml import YAML
 
 from .conftest import REPO
@@ -412,11 +412,14 @@ def test_write_atomic_never_exposes_a_partial_file(
     def broken_chmod(path: str, mode: int) -> None:  # the temporary is written, then fails
         raise OSError(5, "I/O error")
 
+    source = tmp_path / "spooled" / "new.txt"
+    source.parent.mkdir()
+    source.write_text("new " * 10_000, encoding="utf-8")
     monkeypatch.setattr(writer.os, "chmod", broken_chmod)
     with pytest.raises(OSError):
-        writer._write_atomic(target, "new " * 10_000)
+        writer._write_atomic(target, source)
     assert target.read_text(encoding="utf-8") == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]  # the temporary file is gone
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "spooled"]  # no temporary
 
 
 # --- determinism ------------------------------------------------------------------------
@@ -537,3 +540,84 @@ def test_a_problem_found_in_a_worker_is_reported_with_its_location(
     err = capsys.readouterr().err
     assert "schema/nano_agent.yaml:3:5" in err and "worker said no" in err
     assert not (project / "generated").exists()  # nothing written
+
+
+# --- the build's spool ---------------------------------------------------------------------
+
+
+@pytest.fixture(params=["in memory", "on disk"])
+def scratch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> Path:
+    """The system's temporary directory for this test: where the spool and ruff's files go.
+    The spool keeps the files in memory (a small build) or puts every one on disk (past
+    its memory budget, as a large build does)."""
+    directory = tmp_path / "scratch"
+    directory.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(directory))
+    if request.param == "on disk":
+        monkeypatch.setattr(spool, "MEMORY_BUDGET", 0)
+    return directory
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "parallel"])
+def test_a_failed_render_leaves_the_old_outputs_and_no_scratch_files(
+    generations: tuple[Path, dict[str, bytes]],
+    tmp_path: Path,
+    scratch: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    parallel: bool,
+) -> None:
+    """Rendered files wait in a spool outside the output directory: when the last target
+    of the last module fails, after every other file was spooled (and the Python ones
+    given to ruff), nothing is written and nothing is left behind."""
+    base, _ = generations
+    project = copy_of(base, tmp_path / "p")
+    old = tree(project / "generated")
+    change_schemas(project)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1 if parallel else 10**9)
+    real = pipeline._render_target
+
+    def failing(module: ir.Module, target: str, env: object) -> object:
+        if target == "docs" and module.name == MODULES[-1]:
+            raise InputError([Diagnostic("schema/x.yaml", Position(1, 1), "", "render said no")])
+        return real(module, target, env)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_render_target", failing)
+    assert main(["--project", str(project), "generate"]) == 2
+    assert tree(project / "generated") == old
+    assert list(scratch.iterdir()) == []
+
+
+def test_generate_and_check_leave_no_spool_behind(
+    generations: tuple[Path, dict[str, bytes]],
+    tmp_path: Path,
+    scratch: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`check` diffs the spooled files against the disk; both commands remove the spool."""
+    base, new = generations
+    project = copy_of(base, tmp_path / "p")
+    change_schemas(project)
+    capsys.readouterr()
+    assert main(["--project", str(project), "check"]) == 1
+    diff = capsys.readouterr().out
+    assert diff.startswith("--- a/") and "\n+" in diff and "Edited." in diff
+    assert list(scratch.iterdir()) == []
+    assert main(["--project", str(project), "generate"]) == 0
+    assert tree(project / "generated") == new
+    assert list(scratch.iterdir()) == []
+    assert main(["--project", str(project), "check"]) == 0
+
+
+def test_a_spool_keeps_files_in_memory_up_to_its_budget_then_on_disk(scratch: Path) -> None:
+    store = spool.Spool(memory_budget=10)
+    held_hash, held = store.put_bytes(b"0123456789")
+    disk_hash, on_disk = store.put_bytes(b"x")
+    assert isinstance(held, spool.Held) and held.read_bytes() == b"0123456789"
+    assert isinstance(on_disk, Path) and on_disk.read_bytes() == b"x"
+    assert on_disk.parent.parent == scratch
+    assert held_hash == hashlib.sha256(b"0123456789").hexdigest()
+    assert disk_hash == hashlib.sha256(b"x").hexdigest()
+    store.close()
+    assert store.closed and list(scratch.iterdir()) == []

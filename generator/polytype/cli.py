@@ -243,11 +243,14 @@ def _generate(args: argparse.Namespace, project: Project) -> int:
     with schema_sources(paths) as schemas:
         project, selected = scoped(project, args.output_dir, schemas, modules)
         result = build(project, selected or None)
-    _print_warnings(result.warnings)
-    check_location(project.output_dir, _protected(project))
-    with locked(project.output_dir):
-        changes = plan(result, project.output_dir, force=args.force)
-        apply(changes, project.output_dir)
+    try:
+        _print_warnings(result.warnings)
+        check_location(project.output_dir, _protected(project))
+        with locked(project.output_dir):
+            changes = plan(result, project.output_dir, force=args.force)
+            apply(changes, project.output_dir)
+    finally:
+        result.close()
     shown = project.relative(project.output_dir)
     for note in changes.notes:
         print(f"polytype: {shown}/{printable(note)}", file=sys.stderr)
@@ -292,9 +295,13 @@ def _check(args: argparse.Namespace, project: Project) -> int:
                 ]
             )
         result = build(project)
-    _print_warnings(result.warnings)
-    check_location(project.output_dir, _protected(project))
-    changes = plan(result, project.output_dir)
+    try:
+        _print_warnings(result.warnings)
+        check_location(project.output_dir, _protected(project))
+        changes = plan(result, project.output_dir)
+        diff = unified_diff(changes, project.output_dir) if changes.changes else ""
+    finally:
+        result.close()
     for note in changes.notes:
         print(
             f"polytype: {project.relative(project.output_dir)}/{printable(note)}", file=sys.stderr
@@ -304,7 +311,7 @@ def _check(args: argparse.Namespace, project: Project) -> int:
             f"polytype: {project.relative(project.output_dir)}/ is up to date ({len(changes.expected)} files)"
         )
         return EXIT_OK
-    sys.stdout.write(unified_diff(changes, project.output_dir))
+    sys.stdout.write(diff)
     print(
         f"polytype: {len(changes.changes)} file(s) in {project.relative(project.output_dir)}/ differ from the schemas; "
         "run `polytype generate`",

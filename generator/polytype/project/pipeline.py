@@ -1,7 +1,8 @@
 """The whole run in one place: load → validate → lower → render → format.
 
-Produces every output in memory; writing (or comparing, for `check`) is the
-writer's job. Problems from all schema files are collected before stopping.
+Produces every output into the build's spool (a scratch directory: each file is on
+disk as soon as it is rendered and formatted, so a run holds one text at a time);
+writing (or comparing, for `check`) is the writer's job. Problems from all schema files are collected before stopping.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from importlib.abc import Traversable
+from itertools import chain
 from pathlib import Path
 from typing import cast
 
@@ -31,6 +33,10 @@ from polytype.targets.base.formatting import PendingFormat, start_formatting
 from polytype.targets.base.render import RenderEnv, make_env
 from polytype.targets.python import names as python_names
 from polytype.writing.build import Build
+from polytype.writing.spool import Spool, SpooledFile
+
+# A rendered file: Python still to be formatted, or any other already in the build's spool.
+Rendered = OutputFile | SpooledFile
 
 
 def load_modules(project: Project, paths: list[Path] | None = None) -> tuple[ir.Module, ...]:
@@ -148,7 +154,8 @@ def build(
     inline_runtime: bool = False,
     keep_modules: bool = False,
 ) -> Build:
-    """Render every output of the selected modules (all when None), formatted, in memory.
+    """Render every output of the selected modules (all when None), formatted, into the
+    build's spool (`Build.close` removes it).
 
     The Python flavor files import their output package's runtime; with `inline_runtime`
     (`polytype vendor`) each carries its own and imports nothing generated. The modules'
@@ -193,13 +200,33 @@ def build(
     # What was read lives until the end of the run: the collector need not walk it again
     # each time rendering's many short-lived objects trigger a full collection.
     gc.freeze()
-    outputs, pending = _render_modules([m for m in modules if m.name in chosen], env, wanted)
+    spool = Spool()
+    try:
+        return _build(project, modules, warnings, chosen, env, wanted, spool, keep_modules)
+    except BaseException:
+        spool.close()
+        raise
+
+
+def _build(
+    project: Project,
+    modules: tuple[ir.Module, ...],
+    warnings: tuple[Diagnostic, ...],
+    chosen: frozenset[str],
+    env: RenderEnv,
+    wanted: dict[str, tuple[str, ...]],
+    spool: Spool,
+    keep_modules: bool,
+) -> Build:
+    """`build` once set up: every output rendered into `spool`."""
+    outputs, pending = _render_modules([m for m in modules if m.name in chosen], env, wanted, spool)
     try:
         for name, render_project in project_targets().items():
             # a project file covers the modules rendered into its target (the Mix project
             # those with Elixir output, the docs index those with docs), and exists only then
             if any(name in wanted[m.name] for m in modules):
-                outputs.extend(render_project(_covered(modules, name, wanted), env))
+                rendered = render_project(_covered(modules, name, wanted), env)
+                outputs.extend(_spooled(output, spool) for output in rendered)
     except BaseException:
         if pending is not None:
             pending[1].cancel()
@@ -216,9 +243,16 @@ def build(
     # the IR of a large project is as large as its output: gone before the formatted
     # texts come back, so that the two are never held together
     del modules
-    formatted = tuple(sorted(_format_python(outputs, pending), key=lambda o: o.path))
+    formatted = tuple(sorted(_format_python(outputs, pending, spool), key=lambda o: o.path))
     return Build(
-        kept, formatted, dict(sorted(inputs.items())), chosen, warnings, references, schema_paths
+        kept,
+        formatted,
+        spool,
+        dict(sorted(inputs.items())),
+        chosen,
+        warnings,
+        references,
+        schema_paths,
     )
 
 
@@ -255,6 +289,10 @@ def _check_package_names(project: Project, modules: tuple[ir.Module, ...]) -> No
 
 # Render several modules in a process pool when there are at least this many types in all.
 PARALLEL_MIN_TYPES = 200
+# A worker renders this many jobs, then a fresh one forks in its place: what a worker
+# copied of the parent's pages (touching the IR of the modules it rendered) and what
+# its allocator kept after a large module go back to the machine.
+JOBS_PER_WORKER = 50
 _POOL_JOB: tuple[list[ir.Module], RenderEnv] | None = None
 
 
@@ -281,8 +319,8 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _render_modules(
-    modules: list[ir.Module], env: RenderEnv, wanted: dict[str, tuple[str, ...]]
-) -> tuple[list[OutputFile], tuple[int, PendingFormat] | None]:
+    modules: list[ir.Module], env: RenderEnv, wanted: dict[str, tuple[str, ...]], spool: Spool
+) -> tuple[list[Rendered], tuple[int, PendingFormat] | None]:
     """Every target's files for each module, not yet formatted, and ruff formatting the
     Python ones among the first of them: (how many outputs it was given, the formatting).
 
@@ -314,21 +352,26 @@ def _render_modules(
         serial = (
             ("outputs", _render_target(modules[index], target, env)) for index, target in jobs
         )
-        return _collect(serial, python_jobs)
+        return _collect(serial, python_jobs, spool)
     _POOL_JOB = (modules, env)
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            return _collect(pool.imap(_render_in_worker, jobs, chunksize=1), python_jobs)
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers, maxtasksperchild=JOBS_PER_WORKER) as pool:
+            return _collect(pool.imap(_render_in_worker, jobs, chunksize=1), python_jobs, spool)
     finally:
         _POOL_JOB = None
 
 
 def _collect(
-    results: Iterator[tuple[str, list[OutputFile] | list[Diagnostic]]], python_jobs: int
-) -> tuple[list[OutputFile], tuple[int, PendingFormat] | None]:
+    results: Iterator[tuple[str, list[OutputFile] | list[Diagnostic]]],
+    python_jobs: int,
+    spool: Spool,
+) -> tuple[list[Rendered], tuple[int, PendingFormat] | None]:
     """The outputs of `results` (in job order), ruff started on the Python files once the
-    first `python_jobs` results are in; every problem of every job raised together."""
-    outputs: list[OutputFile] = []
+    first `python_jobs` results are in; every problem of every job raised together.
+    The files ruff formats are in its scratch directory (their text left empty here),
+    the ones it does not format already in `spool`."""
+    outputs: list[Rendered] = []
     problems: list[Diagnostic] = []
     pending: tuple[int, PendingFormat] | None = None
     # The Python files go to ruff's scratch directory as they come: a large build need
@@ -342,10 +385,11 @@ def _collect(
                 for output in cast(list[OutputFile], value):
                     if output.kind == "python":
                         formatting.add(output.text, output.path)
-                        output = replace(output, text="")
-                    outputs.append(output)
-            else:
-                outputs.extend(cast(list[OutputFile], value))
+                        outputs.append(replace(output, text=""))
+                    else:
+                        outputs.append(spool.put(output))
+            elif not problems:
+                outputs.extend(_spooled(output, spool) for output in cast(list[OutputFile], value))
             if done == python_jobs and not problems:
                 formatting.start()
                 pending = (len(outputs), formatting)
@@ -370,26 +414,47 @@ def _render_in_worker(job: tuple[int, str]) -> tuple[str, list[OutputFile] | lis
         return "input", list(error.diagnostics)
 
 
+def _spooled(output: OutputFile, spool: Spool) -> Rendered:
+    """`output` in `spool`, unless it is Python (formatted first, see `_format_python`)."""
+    return output if output.kind == "python" else spool.put(output)
+
+
 def _format_python(
-    outputs: list[OutputFile], pending: tuple[int, PendingFormat] | None
-) -> list[OutputFile]:
-    """The Python outputs formatted by ruff (see polytype.targets.base.formatting), the
-    rest as they are: those among the first `pending[0]` outputs by the formatting
-    already under way, any later ones by a second ruff process."""
+    outputs: list[Rendered], pending: tuple[int, PendingFormat] | None, spool: Spool
+) -> list[SpooledFile]:
+    """Every output in `spool`, the Python ones formatted by ruff (see
+    polytype.targets.base.formatting): those among the first `pending[0]` outputs by the
+    formatting already under way, any later ones by a second ruff process. Each text is
+    spooled as it comes back, so no more than one is held at a time."""
     started, formatting = pending if pending is not None else (0, None)
-    early = [index for index in range(started) if outputs[index].kind == "python"]
-    late = [index for index in range(started, len(outputs)) if outputs[index].kind == "python"]
+    early = [index for index in range(started) if isinstance(outputs[index], OutputFile)]
+    late = [
+        index for index in range(started, len(outputs)) if isinstance(outputs[index], OutputFile)
+    ]
     try:
-        rest = start_formatting([(outputs[index].text, outputs[index].path) for index in late])
+        rest = start_formatting(
+            [(_unspooled(outputs[index]).text, outputs[index].path) for index in late]
+        )
     except BaseException:
         if formatting is not None:
             formatting.cancel()
         raise
-    texts = (formatting.result() if formatting is not None else []) + rest.result()
-    result = list(outputs)
-    for index, text in zip(early + late, texts, strict=True):
-        result[index] = replace(outputs[index], text=text)
-    return result
+    try:
+        texts = chain(formatting.results() if formatting is not None else (), rest.results())
+        result = list(outputs)
+        for index, text in zip(early + late, texts, strict=True):
+            result[index] = spool.put(replace(_unspooled(outputs[index]), text=text))
+    except BaseException:
+        rest.cancel()
+        if formatting is not None:
+            formatting.cancel()
+        raise
+    return [cast(SpooledFile, output) for output in result]
+
+
+def _unspooled(output: Rendered) -> OutputFile:
+    assert isinstance(output, OutputFile)
+    return output
 
 
 def user_templates(project: Project) -> Path | None:

@@ -47,14 +47,16 @@ def render(project: Project, module: str, flavor: str, dest: str) -> Vendored:
     package = f"{project.python_package}/{module}" if project.python_package else module
     wanted = f"python/{package}/{FLAVORS[flavor]}"
     output = next((o for o in result.outputs if o.path == wanted), None)
-    if output is None:
+    text = None if output is None else result.text(output)
+    result.close()
+    if text is None:
         raise WorkflowError(
             f"polytype {__version__} does not generate the {flavor} flavor "
             f"({project.relative(project.output_dir)}/{wanted}) for module {module!r}"
         )
     lowered = next(m for m in result.modules if m.name == module)
     header = provenance(module, flavor, lowered.schema_path, lowered.schema_sha256)
-    return Vendored(module, flavor, header + output.text, target(dest, module, flavor))
+    return Vendored(module, flavor, header + text, target(dest, module, flavor))
 
 
 def provenance(module: str, flavor: str, schema_path: str, schema_sha256: str) -> str:

@@ -24,8 +24,8 @@ import filelock
 from polytype import __version__
 from polytype.cachedir import cache_dir
 from polytype.diagnostics import printable
-from polytype.targets.base import OutputFile
 from polytype.writing.build import Build
+from polytype.writing.spool import SpooledFile, Stored
 
 MANIFEST = "manifest.json"
 
@@ -55,16 +55,21 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Expected:
+    """One file as it is to be: its hash, and where its bytes are (the build's spool, or
+    the file itself where an output is kept as it is)."""
+
+    sha256: str
+    source: Stored
+
+
+@dataclass(frozen=True)
 class Plan:
     """What a build would change on disk, and the full expected contents."""
 
-    expected: dict[str, str]  # path -> text, including manifest.json
+    expected: dict[str, Expected]  # path -> its contents, manifest.json included
     changes: tuple[Change, ...]
     notes: tuple[str, ...] = ()  # files left alone: hand-edited stale output, others' files
-
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _read_manifest(output_dir: Path) -> dict[str, object]:
@@ -100,7 +105,7 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
     previous = _read_manifest(output_dir)
     owners = _previous_owners(previous)
     recorded = _recorded_hashes(previous)
-    expected: dict[str, str] = {output.path: output.text for output in build.outputs}
+    expected = {output.path: Expected(output.sha256, output.source) for output in build.outputs}
     schema_of = build.schema_paths
     entries = [_entry(output, schema_of.get(output.module, "")) for output in build.outputs]
     # Outputs of modules this run did not select are kept as they are.
@@ -110,9 +115,8 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
             continue
         existing = output_dir / path
         if existing.is_file():
-            data = existing.read_bytes()  # kept byte for byte, even when not UTF-8
-            expected[path] = data.decode("utf-8", errors="surrogateescape")
-            sha256 = hashlib.sha256(data).hexdigest()
+            sha256 = _file_sha256(existing)  # kept byte for byte, even when not UTF-8
+            expected[path] = Expected(sha256, existing)
             entries.append(_previous_entry(previous, path) | {"sha256": sha256})
     on_disk = sorted(_files_under(output_dir))
     has_manifest = bool(previous)
@@ -146,7 +150,8 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
     }
     if build.references:  # files beside the schemas that their `$ref`s read
         manifest["references"] = build.references
-    expected[MANIFEST] = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+    manifest_text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+    expected[MANIFEST] = Expected(*build.spool.put_bytes(manifest_text.encode("utf-8")))
     if foreign and not has_manifest:  # not even with --force: this is not an output directory
         raise WriteRefused(
             f"{output_dir} holds {len(foreign)} file(s) polytype did not write "
@@ -203,16 +208,14 @@ def _check_place(output_dir: Path, path: str, checked: set[Path]) -> None:
         raise WriteRefused(f"{target} is not a regular file; {printable(path)} cannot be written")
 
 
-def _same(target: Path, text: str) -> bool:
-    try:
-        return target.read_bytes() == text.encode("utf-8", errors="surrogateescape")
-    except OSError:
-        return False
+def _same(target: Path, expected: Expected) -> bool:
+    return _file_sha256(target) == expected.sha256
 
 
 def _file_sha256(target: Path) -> str:
     try:
-        return hashlib.sha256(target.read_bytes()).hexdigest()
+        with target.open("rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
     except OSError:
         return "unreadable"
 
@@ -290,14 +293,14 @@ def _previous_entry(manifest: dict[str, object], path: str) -> dict[str, object]
     return {"path": path}
 
 
-def _entry(output: OutputFile, schema_path: str) -> dict[str, object]:
+def _entry(output: SpooledFile, schema_path: str) -> dict[str, object]:
     """The manifest's record of one output: where it came from and its hash (the provenance
     generated files themselves leave out, so their bytes change only with their content)."""
     entry: dict[str, object] = {
         "path": output.path,
         "target": output.target,
         "module": output.module,
-        "sha256": sha256_text(output.text),
+        "sha256": output.sha256,
     }
     if schema_path:
         entry["schema"] = schema_path
@@ -358,10 +361,10 @@ def apply(plan_: Plan, output_dir: Path) -> None:
                 _remove_empty_parents(target.parent, output_dir)
     if any(c.path == MANIFEST for c in plan_.changes):
         with _writing(output_dir / MANIFEST):
-            _write_atomic(output_dir / MANIFEST, plan_.expected[MANIFEST])
+            _write_atomic(output_dir / MANIFEST, plan_.expected[MANIFEST].source)
 
 
-def _write_all_atomic(files: list[tuple[Path, str]]) -> None:
+def _write_all_atomic(files: list[tuple[Path, Expected]]) -> None:
     """Write every file to a temporary sibling, then rename each into place.
 
     No file is renamed before all are written, and a rename is atomic, so a failed run
@@ -376,8 +379,8 @@ def _write_all_atomic(files: list[tuple[Path, str]]) -> None:
     temporaries: list[str] = []
     current = Path()
     try:
-        for current, text in files:
-            temporaries.append(_write_temporary(current, text))
+        for current, expected in files:
+            temporaries.append(_write_temporary(current, expected.source))
         for (current, _), temporary in zip(files, temporaries, strict=True):
             os.replace(temporary, current)
     except BaseException as error:
@@ -389,13 +392,14 @@ def _write_all_atomic(files: list[tuple[Path, str]]) -> None:
         raise
 
 
-def _write_temporary(target: Path, text: str) -> str:
+def _write_temporary(target: Path, source: Stored) -> str:
+    """A temporary sibling of `target` holding a copy of `source`."""
     descriptor, temporary = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
     )
     try:
         with os.fdopen(descriptor, "wb") as handle:
-            handle.write(text.encode("utf-8"))
+            handle.write(source.read_bytes())
         os.chmod(temporary, 0o644)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -404,9 +408,9 @@ def _write_temporary(target: Path, text: str) -> str:
     return temporary
 
 
-def _write_atomic(target: Path, text: str) -> None:
+def _write_atomic(target: Path, source: Stored) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(_write_temporary(target, text), target)
+    os.replace(_write_temporary(target, source), target)
 
 
 def _remove_empty_parents(directory: Path, stop: Path) -> None:
@@ -420,8 +424,9 @@ def unified_diff(plan_: Plan, output_dir: Path) -> str:
     chunks: list[str] = []
     for change in plan_.changes:
         target = output_dir / change.path
-        old = target.read_text(encoding="utf-8", errors="replace") if target.is_file() else ""
-        new = plan_.expected.get(change.path, "")
+        old = _read_text(target) if target.is_file() else ""
+        expected = plan_.expected.get(change.path)
+        new = "" if expected is None else expected.source.read_bytes().decode("utf-8", "replace")
         old_name = f"a/{change.path}" if change.action != "write" else "/dev/null"
         new_name = f"b/{change.path}" if change.action != "remove" else "/dev/null"
         chunks.extend(
@@ -432,3 +437,7 @@ def unified_diff(plan_: Plan, output_dir: Path) -> str:
         if chunks and not chunks[-1].endswith("\n"):
             chunks[-1] += "\n"
     return "".join(chunks)
+
+
+def _read_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")

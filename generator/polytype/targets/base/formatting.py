@@ -14,12 +14,13 @@ both formatters agree (tests/test_formatting.py holds them to it).
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from polytype.targets.base.top_level import BLANK_LINES_CUT, top_level_spans
 
 LINE_LENGTH = 100
 TARGET_VERSION = "py311"
@@ -35,13 +36,12 @@ RUFF_SETTINGS = (
 )
 # Keeps one command line under the smallest limit (Windows: 32,767 characters).
 _MAX_COMMAND = 30_000
+# ruff processes at a time (each formats on every core): more only add up their memory.
+RUNNING_AT_ONCE = 2
 # ruff holds a file's syntax tree whole (about 30 bytes a byte of source): a larger file
-# goes to it in pieces of about this size, cut where the layout cannot depend on the cut.
+# goes to it in pieces of about this size, cut where the layout cannot depend on the cut
+# (`top_level_spans`).
 PIECE_CHARS = 512 * 1024
-# Before a top-level `class`/`def`/decorator that follows two blank lines: the two blank
-# lines are what the formatter writes there in any case, and nothing before them changes
-# how the statement after them is laid out (or the other way round).
-_CUT = re.compile(r"\n\n\n(?=class |def |async def |@)")
 # beside the pieces of file N in the scratch directory: its whole text (never a .py name)
 _WHOLE = ".whole.txt"
 
@@ -81,6 +81,7 @@ class PendingFormat:
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._names: list[list[str]] = []  # per file, the names of its pieces
         self._running: list[subprocess.Popen[str]] = []  # one ruff a batch
+        self._waiting: list[list[str]] = []  # the batches after RUNNING_AT_ONCE
         self._started = False
         for text, path in files:
             self.add(text, path)
@@ -110,24 +111,29 @@ class PendingFormat:
         if self._scratch is None:
             return
         try:
-            root = Path(self._scratch.name)
-            for batch in _batches([name for pieces in self._names for name in pieces]):
-                self._running.append(_start_ruff(batch, root))
+            self._waiting = _batches([name for pieces in self._names for name in pieces])
+            self._start_waiting()
         except BaseException:
             self._stop()
             raise
 
     def result(self) -> list[str]:
         """The formatted texts, in the order of the files."""
+        return list(self.results())
+
+    def results(self) -> Iterator[str]:
+        """The formatted texts one at a time, in the order of the files: the caller need
+        hold only the one it was given."""
         self.start()
         if self._scratch is None:
-            return []
+            return
         try:
             root = Path(self._scratch.name)
             try:
                 while self._running:
                     _finish_ruff(self._running[0])
                     del self._running[0]
+                    self._start_waiting()
             except FormattingError:
                 self._kill()
                 # a cut in the wrong place (inside a string the cheap check missed): whole files
@@ -145,17 +151,23 @@ class PendingFormat:
                 ]
                 for batch in _batches([name for pieces in self._names for name in pieces]):
                     _finish_ruff(_start_ruff(batch, root))
-            return [
-                "\n\n\n".join(_read(root, name) for name in pieces) + "\n" for pieces in self._names
-            ]
+            for pieces in self._names:
+                yield "\n\n\n".join(_read(root, name) for name in pieces) + "\n"
         finally:
             self._stop()
+
+    def _start_waiting(self) -> None:
+        """Start waiting batches while fewer than RUNNING_AT_ONCE run."""
+        assert self._scratch is not None
+        while self._waiting and len(self._running) < RUNNING_AT_ONCE:
+            self._running.append(_start_ruff(self._waiting.pop(0), Path(self._scratch.name)))
 
     def cancel(self) -> None:
         """Stop formatting (the build failed): no process or scratch file is left."""
         self._stop()
 
     def _kill(self) -> None:
+        self._waiting = []
         for process in self._running:
             process.kill()
             process.communicate()
@@ -198,27 +210,10 @@ def _read(root: Path, name: str) -> str:
 
 
 def _pieces(text: str) -> list[str]:
-    """`text` cut at `_CUT` into pieces of about PIECE_CHARS, never inside a `\"\"\"` string."""
+    """`text` cut into pieces of about PIECE_CHARS (`top_level_spans`)."""
     if len(text) <= PIECE_CHARS or "fmt:" in text:
         return [text]
-    pieces: list[str] = []
-    start = 0
-    quotes = 0  # triple quotes (polytype's only multi-line strings) before `searched`
-    searched = 0
-    while True:
-        cut = _CUT.search(text, start + PIECE_CHARS)
-        while cut is not None:
-            quotes += text.count('"""', searched, cut.start())
-            searched = cut.start()
-            if quotes % 2 == 0:
-                break
-            cut = _CUT.search(text, cut.end())
-        if cut is None:
-            break
-        pieces.append(text[start : cut.start() + 1])
-        start = searched = cut.end()
-    pieces.append(text[start:])
-    return pieces
+    return [text[start:end] for start, end in top_level_spans(text, PIECE_CHARS, BLANK_LINES_CUT)]
 
 
 def format_python(text: str, path: str) -> str:

@@ -35,7 +35,7 @@ from polytype.targets.python_typeddicts.aliases import (
     literal_alias_view,
     unknown_alias_doc,
 )
-from polytype.targets.python_typeddicts.records import typed_dict_view
+from polytype.targets.python_typeddicts.records import share_validators, typed_dict_view
 from polytype.targets.python_typeddicts.typecheck import typecheck_files
 from polytype.targets.python_typeddicts.views import (
     AliasView,
@@ -63,6 +63,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         if isinstance(named, ir.Record):
             typed_dicts.append(typed_dict_view(named, codecs, defined, renames))
             defined.add(named.name)
+    typed_dicts = share_validators(typed_dicts)
     aliases: list[AliasView] = []
     for named in alias_order(module):
         assert isinstance(named, (ir.UnionType, ir.Alias))

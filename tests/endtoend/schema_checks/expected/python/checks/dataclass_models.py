@@ -60,12 +60,12 @@ _CHECK_LINK_NOT_IF_THEN_ELSE_DEPENDENTSCHEMAS: dict[str, object] = {
     "else": {"properties": {"rel": {"$ref": "#/$defs/Short"}}},
     "dependentSchemas": {"b": {"properties": {"a": {"minimum": 3}}}},
 }
-_CHECK_NAMED_NAME_NOT: dict[str, object] = {"not": {"pattern": "^x"}}
 _CHECK_ODD_IF_THEN: dict[str, object] = {
     "if": {"properties": {"p": {"type": "str"}}},
     "then": {"required": ["q"]},
 }
 _CHECK_PAIR_NOT: dict[str, object] = {"not": {"const": "bad"}}
+_CHECK_NAMED_NAME_NOT: dict[str, object] = {"not": {"pattern": "^x"}}
 _CHECK_DEFS: dict[str, object] = {"Short": {"type": "string", "maxLength": 3}}
 _CHECK_UNKNOWN_TYPES: tuple[str, ...] = ("str",)
 

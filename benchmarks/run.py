@@ -7,7 +7,8 @@ After the synthetic tables it prints the catalogue row of benchmarks/catalogue.p
 (every SchemaStore schema as a module of one project, beside datamodel-code-generator
 on a fixed sample of them; `--catalogue-only` runs only that), the published-schema table of
 benchmarks/corpus.py (polytype vs datamodel-code-generator on ../shared/corpus)
-and the runtime benchmark (benchmarks/runtime.py).
+and the runtime benchmarks (benchmarks/runtime.py, then benchmarks/plain.py: the same
+payload on a schema with no validation keyword, open union or format).
 
 Every tool reads the same synthetic schema (benchmarks/synthetic.py) in a fresh
 temporary project, cold: polytype with no manifest and no stamp, every
@@ -266,7 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--timeout", type=float, help="cap on one peer run in seconds (default 300)"
     )
-    parser.add_argument("--no-runtime", action="store_true", help="skip benchmarks/runtime.py")
+    parser.add_argument(
+        "--no-runtime", action="store_true", help="skip benchmarks/runtime.py and plain.py"
+    )
     parser.add_argument(
         "--no-corpus", action="store_true", help="skip benchmarks/corpus.py (published schemas)"
     )
@@ -330,7 +333,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         import runtime
 
-        return runtime.main(["--quick"] if args.quick else [])
+        status = runtime.main(["--quick"] if args.quick else [])
+        print()
+        sys.stdout.flush()
+        import plain  # no cost when unused: a schema without the keywords that cost
+
+        return status or plain.main(["--rounds", "5"] if args.quick else [])
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -236,3 +237,57 @@ def test_md_text_cannot_start_blocks() -> None:
 
 def test_mermaid_text_cannot_close_a_class() -> None:
     assert mermaid_text("+a: {x}\nb") == "+a: _x_ b"
+
+
+def _chain_module(tmp_path: Path, count: int, scalars: int = 0) -> ir.Module:
+    """`count` records, each with a field referring to the one before (an edge each) and
+    `scalars` string fields more."""
+    defs = {
+        f"Node{index}": {
+            "type": "object",
+            "properties": {
+                "previous": {"$ref": f"#/$defs/Node{max(index - 1, 0)}"},
+                **{
+                    f"someRatherLongFieldName{field}": {"type": "string"}
+                    for field in range(scalars)
+                },
+            },
+        }
+        for index in range(count)
+    }
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "x-polytype": {"module": "chain", "root": "Node0"},
+        "$defs": defs,
+    }
+    path = tmp_path / "chain.json"
+    path.write_text(json.dumps(schema), encoding="utf-8")
+    document = load(path, "schema/chain.json")
+    validate(document)
+    return lower(document)
+
+
+@pytest.mark.parametrize(
+    ("count", "scalars", "reason"),
+    [
+        (501, 0, "501 edges (Mermaid draws at most 500)"),
+        (300, 5, "characters (Mermaid draws at most 50,000)"),
+    ],
+)
+def test_a_diagram_mermaid_would_refuse_is_a_sentence(
+    tmp_path: Path, count: int, scalars: int, reason: str
+) -> None:
+    """Mermaid (and so GitHub) shows only an error for a diagram over 500 edges or 50,000
+    characters: the page says why there is none, and the tables still describe every type."""
+    [output] = docs.render(_chain_module(tmp_path, count, scalars), make_env())
+    assert "```mermaid" not in output.text
+    assert f"{count} types: too many for one Mermaid diagram (" in output.text
+    assert reason in output.text
+    assert f'<a id="type-node{count - 1}"></a>' in output.text
+
+
+def test_a_diagram_within_mermaids_limits_is_drawn(tmp_path: Path) -> None:
+    [output] = docs.render(_chain_module(tmp_path, 100), make_env())
+    block = output.text.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert "    Node99 --> Node98 : previous\n" in block
+    assert "too many for one Mermaid diagram" not in output.text

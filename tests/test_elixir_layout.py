@@ -85,6 +85,28 @@ def test_conditional_assignment_breaks_like_mix_format() -> None:
     )
 
 
+def test_an_assigned_call_goes_under_its_variable_then_breaks_as_mix_format_does() -> None:
+    """The three layouts `mix format` gives `out = R.put_optional(...)` (checked with mix
+    format 1.14): one line; the call alone on the next line; one argument a line."""
+
+    def put(key: str) -> layout.Call:
+        return call("R.put_optional", "out", "present", f'"{key}"', f"value.{key}", "&e/1")
+
+    assert layout.assigned("out", put("ratio"), 4) == (
+        'out = R.put_optional(out, present, "ratio", value.ratio, &e/1)'
+    )
+    middle = "k" * 23
+    assert layout.assigned("out", put(middle), 4) == (
+        f'out =\n      R.put_optional(out, present, "{middle}", value.{middle}, &e/1)'
+    )
+    long = "k" * 50
+    assert layout.assigned("out", put(long), 4) == (
+        "out =\n      R.put_optional(\n"
+        + "".join(f"        {arg},\n" for arg in ("out", "present", f'"{long}"', f"value.{long}"))
+        + "        &e/1\n      )"
+    )
+
+
 def test_a_long_or_condition_breaks_after_or_and_a_list_hugs_its_operator() -> None:
     left = '"a_rather_long_json_key_that_takes_room" in present'
     listed = Items("[", tuple(f'"{letter * 20}"' for letter in "abcd"))

@@ -17,6 +17,7 @@ defmodule AgUi.ActivitySnapshotEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:message_id, :activity_type, :content]
@@ -56,19 +57,6 @@ defmodule AgUi.ActivitySnapshotEvent do
   ]
   @optional_keys ["timestamp", "rawEvent", "metadata", "replace"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -111,26 +99,10 @@ defmodule AgUi.ActivitySnapshotEvent do
       "content" => value.content
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "replace" in present or value.replace != true,
-        do: Map.put(out, "replace", value.replace),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_unless_default(out, present, "replace", value.replace, true)
     Map.merge(out, value.extra)
   end
 end

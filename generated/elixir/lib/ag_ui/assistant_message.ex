@@ -16,6 +16,7 @@ defmodule AgUi.AssistantMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:id]
@@ -44,19 +45,6 @@ defmodule AgUi.AssistantMessage do
   @known_keys ["id", "role", "content", "name", "toolCalls", "encryptedValue", "metadata"]
   @optional_keys ["content", "name", "toolCalls", "encryptedValue", "metadata"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -97,38 +85,15 @@ defmodule AgUi.AssistantMessage do
       "role" => "assistant"
     }
 
-    out =
-      if "content" in present or not is_nil(value.content),
-        do: Map.put(out, "content", value.content),
-        else: out
-
-    out =
-      if "name" in present or not is_nil(value.name),
-        do: Map.put(out, "name", value.name),
-        else: out
-
-    out =
-      if "toolCalls" in present or not is_nil(value.tool_calls),
-        do: Map.put(out, "toolCalls", e_opt_list_tool_call(value.tool_calls)),
-        else: out
-
-    out =
-      if "encryptedValue" in present or not is_nil(value.encrypted_value),
-        do: Map.put(out, "encryptedValue", value.encrypted_value),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "content", value.content)
+    out = R.put_optional(out, present, "name", value.name)
+    out = R.put_optional(out, present, "toolCalls", value.tool_calls, &e_list_tool_call/1)
+    out = R.put_optional(out, present, "encryptedValue", value.encrypted_value)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 
   defp d_list_tool_call(value), do: R.list(value, &AgUi.ToolCall.decode/1)
 
   defp e_list_tool_call(value), do: Enum.map(value, &AgUi.ToolCall.to_json/1)
-
-  defp e_opt_list_tool_call(nil), do: nil
-  defp e_opt_list_tool_call(value), do: e_list_tool_call(value)
 end

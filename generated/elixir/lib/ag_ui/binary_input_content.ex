@@ -15,6 +15,7 @@ defmodule AgUi.BinaryInputContent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:mime_type]
@@ -41,19 +42,6 @@ defmodule AgUi.BinaryInputContent do
   @known_keys ["type", "mimeType", "id", "url", "data", "filename"]
   @optional_keys ["id", "url", "data", "filename"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -90,23 +78,10 @@ defmodule AgUi.BinaryInputContent do
       "mimeType" => value.mime_type
     }
 
-    out = if "id" in present or not is_nil(value.id), do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "url" in present or not is_nil(value.url),
-        do: Map.put(out, "url", value.url),
-        else: out
-
-    out =
-      if "data" in present or not is_nil(value.data),
-        do: Map.put(out, "data", value.data),
-        else: out
-
-    out =
-      if "filename" in present or not is_nil(value.filename),
-        do: Map.put(out, "filename", value.filename),
-        else: out
-
+    out = R.put_optional(out, present, "id", value.id)
+    out = R.put_optional(out, present, "url", value.url)
+    out = R.put_optional(out, present, "data", value.data)
+    out = R.put_optional(out, present, "filename", value.filename)
     Map.merge(out, value.extra)
   end
 end

@@ -15,6 +15,7 @@ defmodule AgUi.CustomEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:name]
@@ -41,19 +42,6 @@ defmodule AgUi.CustomEvent do
   @known_keys ["type", "timestamp", "rawEvent", "metadata", "name", "value"]
   @optional_keys ["timestamp", "rawEvent", "metadata", "value"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -90,26 +78,10 @@ defmodule AgUi.CustomEvent do
       "name" => value.name
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "value" in present or not is_nil(value.value),
-        do: Map.put(out, "value", value.value),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "value", value.value)
     Map.merge(out, value.extra)
   end
 end

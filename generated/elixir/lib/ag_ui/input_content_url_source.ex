@@ -12,6 +12,7 @@ defmodule AgUi.InputContentUrlSource do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:value]
@@ -32,19 +33,6 @@ defmodule AgUi.InputContentUrlSource do
   @known_keys ["type", "value", "mimeType"]
   @optional_keys ["mimeType"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -75,11 +63,7 @@ defmodule AgUi.InputContentUrlSource do
       "value" => value.value
     }
 
-    out =
-      if "mimeType" in present or not is_nil(value.mime_type),
-        do: Map.put(out, "mimeType", value.mime_type),
-        else: out
-
+    out = R.put_optional(out, present, "mimeType", value.mime_type)
     Map.merge(out, value.extra)
   end
 end

@@ -16,6 +16,7 @@ defmodule AgUi.Interrupt do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:id, :reason]
@@ -44,19 +45,6 @@ defmodule AgUi.Interrupt do
   @known_keys ["id", "reason", "message", "toolCallId", "responseSchema", "expiresAt", "metadata"]
   @optional_keys ["message", "toolCallId", "responseSchema", "expiresAt", "metadata"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -97,31 +85,11 @@ defmodule AgUi.Interrupt do
       "reason" => value.reason
     }
 
-    out =
-      if "message" in present or not is_nil(value.message),
-        do: Map.put(out, "message", value.message),
-        else: out
-
-    out =
-      if "toolCallId" in present or not is_nil(value.tool_call_id),
-        do: Map.put(out, "toolCallId", value.tool_call_id),
-        else: out
-
-    out =
-      if "responseSchema" in present or not is_nil(value.response_schema),
-        do: Map.put(out, "responseSchema", value.response_schema),
-        else: out
-
-    out =
-      if "expiresAt" in present or not is_nil(value.expires_at),
-        do: Map.put(out, "expiresAt", value.expires_at),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "message", value.message)
+    out = R.put_optional(out, present, "toolCallId", value.tool_call_id)
+    out = R.put_optional(out, present, "responseSchema", value.response_schema)
+    out = R.put_optional(out, present, "expiresAt", value.expires_at)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

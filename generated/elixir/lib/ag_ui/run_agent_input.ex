@@ -18,6 +18,7 @@ defmodule AgUi.RunAgentInput do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:thread_id, :run_id, :messages, :tools, :context]
@@ -60,19 +61,6 @@ defmodule AgUi.RunAgentInput do
   ]
   @optional_keys ["parentRunId", "state", "forwardedProps", "resume"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -121,26 +109,10 @@ defmodule AgUi.RunAgentInput do
       "context" => e_list_context(value.context)
     }
 
-    out =
-      if "parentRunId" in present or not is_nil(value.parent_run_id),
-        do: Map.put(out, "parentRunId", value.parent_run_id),
-        else: out
-
-    out =
-      if "state" in present or not is_nil(value.state),
-        do: Map.put(out, "state", value.state),
-        else: out
-
-    out =
-      if "forwardedProps" in present or not is_nil(value.forwarded_props),
-        do: Map.put(out, "forwardedProps", value.forwarded_props),
-        else: out
-
-    out =
-      if "resume" in present or not is_nil(value.resume),
-        do: Map.put(out, "resume", e_opt_list_resume_entry(value.resume)),
-        else: out
-
+    out = R.put_optional(out, present, "parentRunId", value.parent_run_id)
+    out = R.put_optional(out, present, "state", value.state)
+    out = R.put_optional(out, present, "forwardedProps", value.forwarded_props)
+    out = R.put_optional(out, present, "resume", value.resume, &e_list_resume_entry/1)
     Map.merge(out, value.extra)
   end
 
@@ -162,7 +134,4 @@ defmodule AgUi.RunAgentInput do
   defp e_list_resume_entry(value), do: Enum.map(value, &AgUi.ResumeEntry.to_json/1)
 
   defp e_list_tool(value), do: Enum.map(value, &AgUi.Tool.to_json/1)
-
-  defp e_opt_list_resume_entry(nil), do: nil
-  defp e_opt_list_resume_entry(value), do: e_list_resume_entry(value)
 end

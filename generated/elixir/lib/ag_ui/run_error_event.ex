@@ -16,6 +16,7 @@ defmodule AgUi.RunErrorEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:message]
@@ -44,19 +45,6 @@ defmodule AgUi.RunErrorEvent do
   @known_keys ["type", "timestamp", "rawEvent", "metadata", "message", "code", "usage"]
   @optional_keys ["timestamp", "rawEvent", "metadata", "code", "usage"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -95,38 +83,15 @@ defmodule AgUi.RunErrorEvent do
       "message" => value.message
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "code" in present or not is_nil(value.code),
-        do: Map.put(out, "code", value.code),
-        else: out
-
-    out =
-      if "usage" in present or not is_nil(value.usage),
-        do: Map.put(out, "usage", e_opt_list_token_usage(value.usage)),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "code", value.code)
+    out = R.put_optional(out, present, "usage", value.usage, &e_list_token_usage/1)
     Map.merge(out, value.extra)
   end
 
   defp d_list_token_usage(value), do: R.list(value, &AgUi.TokenUsage.decode/1)
 
   defp e_list_token_usage(value), do: Enum.map(value, &AgUi.TokenUsage.to_json/1)
-
-  defp e_opt_list_token_usage(nil), do: nil
-  defp e_opt_list_token_usage(value), do: e_list_token_usage(value)
 end

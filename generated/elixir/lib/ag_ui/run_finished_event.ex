@@ -18,6 +18,7 @@ defmodule AgUi.RunFinishedEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:thread_id, :run_id]
@@ -60,19 +61,6 @@ defmodule AgUi.RunFinishedEvent do
   ]
   @optional_keys ["timestamp", "rawEvent", "metadata", "result", "outcome", "usage"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -117,36 +105,15 @@ defmodule AgUi.RunFinishedEvent do
       "runId" => value.run_id
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "result", value.result)
 
     out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
+      R.put_optional(out, present, "outcome", value.outcome, &AgUi.RunFinishedOutcome.to_json/1)
 
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "result" in present or not is_nil(value.result),
-        do: Map.put(out, "result", value.result),
-        else: out
-
-    out =
-      if "outcome" in present or not is_nil(value.outcome),
-        do: Map.put(out, "outcome", e_opt_run_finished_outcome(value.outcome)),
-        else: out
-
-    out =
-      if "usage" in present or not is_nil(value.usage),
-        do: Map.put(out, "usage", e_opt_list_token_usage(value.usage)),
-        else: out
-
+    out = R.put_optional(out, present, "usage", value.usage, &e_list_token_usage/1)
     Map.merge(out, value.extra)
   end
 
@@ -156,10 +123,4 @@ defmodule AgUi.RunFinishedEvent do
   defp d_opt_run_finished_outcome(value), do: AgUi.RunFinishedOutcome.decode(value)
 
   defp e_list_token_usage(value), do: Enum.map(value, &AgUi.TokenUsage.to_json/1)
-
-  defp e_opt_list_token_usage(nil), do: nil
-  defp e_opt_list_token_usage(value), do: e_list_token_usage(value)
-
-  defp e_opt_run_finished_outcome(nil), do: nil
-  defp e_opt_run_finished_outcome(value), do: AgUi.RunFinishedOutcome.to_json(value)
 end

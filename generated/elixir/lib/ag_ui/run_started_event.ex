@@ -17,6 +17,7 @@ defmodule AgUi.RunStartedEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:thread_id, :run_id]
@@ -56,19 +57,6 @@ defmodule AgUi.RunStartedEvent do
   ]
   @optional_keys ["timestamp", "rawEvent", "metadata", "parentRunId", "input"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -111,34 +99,11 @@ defmodule AgUi.RunStartedEvent do
       "runId" => value.run_id
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "parentRunId" in present or not is_nil(value.parent_run_id),
-        do: Map.put(out, "parentRunId", value.parent_run_id),
-        else: out
-
-    out =
-      if "input" in present or not is_nil(value.input),
-        do: Map.put(out, "input", e_opt_run_agent_input(value.input)),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "parentRunId", value.parent_run_id)
+    out = R.put_optional(out, present, "input", value.input, &AgUi.RunAgentInput.to_json/1)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_run_agent_input(nil), do: nil
-  defp e_opt_run_agent_input(value), do: AgUi.RunAgentInput.to_json(value)
 end

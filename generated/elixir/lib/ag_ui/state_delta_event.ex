@@ -14,6 +14,7 @@ defmodule AgUi.StateDeltaEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:delta]
@@ -38,19 +39,6 @@ defmodule AgUi.StateDeltaEvent do
   @known_keys ["type", "timestamp", "rawEvent", "metadata", "delta"]
   @optional_keys ["timestamp", "rawEvent", "metadata"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -85,21 +73,9 @@ defmodule AgUi.StateDeltaEvent do
       "delta" => value.delta
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 

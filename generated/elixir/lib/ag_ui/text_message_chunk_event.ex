@@ -17,6 +17,7 @@ defmodule AgUi.TextMessageChunkEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :text_message_chunk,
@@ -46,19 +47,6 @@ defmodule AgUi.TextMessageChunkEvent do
   @known_keys ["type", "timestamp", "rawEvent", "metadata", "messageId", "role", "delta", "name"]
   @optional_keys ["timestamp", "rawEvent", "metadata", "messageId", "role", "delta", "name"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -98,41 +86,13 @@ defmodule AgUi.TextMessageChunkEvent do
       "type" => "TEXT_MESSAGE_CHUNK"
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "messageId" in present or not is_nil(value.message_id),
-        do: Map.put(out, "messageId", value.message_id),
-        else: out
-
-    out =
-      if "role" in present or not is_nil(value.role),
-        do: Map.put(out, "role", value.role),
-        else: out
-
-    out =
-      if "delta" in present or not is_nil(value.delta),
-        do: Map.put(out, "delta", value.delta),
-        else: out
-
-    out =
-      if "name" in present or not is_nil(value.name),
-        do: Map.put(out, "name", value.name),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "messageId", value.message_id)
+    out = R.put_optional(out, present, "role", value.role)
+    out = R.put_optional(out, present, "delta", value.delta)
+    out = R.put_optional(out, present, "name", value.name)
     Map.merge(out, value.extra)
   end
 end

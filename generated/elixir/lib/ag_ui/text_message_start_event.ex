@@ -16,6 +16,7 @@ defmodule AgUi.TextMessageStartEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:message_id]
@@ -44,19 +45,6 @@ defmodule AgUi.TextMessageStartEvent do
   @known_keys ["type", "timestamp", "rawEvent", "metadata", "messageId", "role", "name"]
   @optional_keys ["timestamp", "rawEvent", "metadata", "role", "name"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -96,31 +84,11 @@ defmodule AgUi.TextMessageStartEvent do
       "messageId" => value.message_id
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "role" in present or value.role != "assistant",
-        do: Map.put(out, "role", value.role),
-        else: out
-
-    out =
-      if "name" in present or not is_nil(value.name),
-        do: Map.put(out, "name", value.name),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_unless_default(out, present, "role", value.role, "assistant")
+    out = R.put_optional(out, present, "name", value.name)
     Map.merge(out, value.extra)
   end
 end

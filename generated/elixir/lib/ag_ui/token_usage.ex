@@ -16,6 +16,7 @@ defmodule AgUi.TokenUsage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct provider: nil,
@@ -60,19 +61,6 @@ defmodule AgUi.TokenUsage do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -111,42 +99,13 @@ defmodule AgUi.TokenUsage do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "provider" in present or not is_nil(value.provider),
-        do: Map.put(out, "provider", value.provider),
-        else: out
-
-    out =
-      if "model" in present or not is_nil(value.model),
-        do: Map.put(out, "model", value.model),
-        else: out
-
-    out =
-      if "inputTokens" in present or not is_nil(value.input_tokens),
-        do: Map.put(out, "inputTokens", value.input_tokens),
-        else: out
-
-    out =
-      if "outputTokens" in present or not is_nil(value.output_tokens),
-        do: Map.put(out, "outputTokens", value.output_tokens),
-        else: out
-
-    out =
-      if "totalTokens" in present or not is_nil(value.total_tokens),
-        do: Map.put(out, "totalTokens", value.total_tokens),
-        else: out
-
-    out =
-      if "reasoningTokens" in present or not is_nil(value.reasoning_tokens),
-        do: Map.put(out, "reasoningTokens", value.reasoning_tokens),
-        else: out
-
-    out =
-      if "cachedInputTokens" in present or not is_nil(value.cached_input_tokens),
-        do: Map.put(out, "cachedInputTokens", value.cached_input_tokens),
-        else: out
-
+    out = R.put_optional(out, present, "provider", value.provider)
+    out = R.put_optional(out, present, "model", value.model)
+    out = R.put_optional(out, present, "inputTokens", value.input_tokens)
+    out = R.put_optional(out, present, "outputTokens", value.output_tokens)
+    out = R.put_optional(out, present, "totalTokens", value.total_tokens)
+    out = R.put_optional(out, present, "reasoningTokens", value.reasoning_tokens)
+    out = R.put_optional(out, present, "cachedInputTokens", value.cached_input_tokens)
     Map.merge(out, value.extra)
   end
 

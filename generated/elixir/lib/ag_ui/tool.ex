@@ -13,6 +13,7 @@ defmodule AgUi.Tool do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:name, :description]
@@ -35,19 +36,6 @@ defmodule AgUi.Tool do
   @known_keys ["name", "description", "parameters", "metadata"]
   @optional_keys ["parameters", "metadata"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -82,16 +70,8 @@ defmodule AgUi.Tool do
       "description" => value.description
     }
 
-    out =
-      if "parameters" in present or not is_nil(value.parameters),
-        do: Map.put(out, "parameters", value.parameters),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "parameters", value.parameters)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

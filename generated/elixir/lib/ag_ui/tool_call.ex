@@ -14,6 +14,7 @@ defmodule AgUi.ToolCall do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:id, :function]
@@ -38,19 +39,6 @@ defmodule AgUi.ToolCall do
   @known_keys ["id", "type", "function", "encryptedValue", "metadata"]
   @optional_keys ["encryptedValue", "metadata"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -88,16 +76,8 @@ defmodule AgUi.ToolCall do
       "function" => AgUi.FunctionCall.to_json(value.function)
     }
 
-    out =
-      if "encryptedValue" in present or not is_nil(value.encrypted_value),
-        do: Map.put(out, "encryptedValue", value.encrypted_value),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "encryptedValue", value.encrypted_value)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 end

@@ -17,6 +17,7 @@ defmodule AgUi.ToolCallChunkEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :tool_call_chunk,
@@ -64,19 +65,6 @@ defmodule AgUi.ToolCallChunkEvent do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -117,41 +105,13 @@ defmodule AgUi.ToolCallChunkEvent do
       "type" => "TOOL_CALL_CHUNK"
     }
 
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "rawEvent" in present or not is_nil(value.raw_event),
-        do: Map.put(out, "rawEvent", value.raw_event),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
-    out =
-      if "toolCallId" in present or not is_nil(value.tool_call_id),
-        do: Map.put(out, "toolCallId", value.tool_call_id),
-        else: out
-
-    out =
-      if "toolCallName" in present or not is_nil(value.tool_call_name),
-        do: Map.put(out, "toolCallName", value.tool_call_name),
-        else: out
-
-    out =
-      if "parentMessageId" in present or not is_nil(value.parent_message_id),
-        do: Map.put(out, "parentMessageId", value.parent_message_id),
-        else: out
-
-    out =
-      if "delta" in present or not is_nil(value.delta),
-        do: Map.put(out, "delta", value.delta),
-        else: out
-
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "rawEvent", value.raw_event)
+    out = R.put_optional(out, present, "metadata", value.metadata)
+    out = R.put_optional(out, present, "toolCallId", value.tool_call_id)
+    out = R.put_optional(out, present, "toolCallName", value.tool_call_name)
+    out = R.put_optional(out, present, "parentMessageId", value.parent_message_id)
+    out = R.put_optional(out, present, "delta", value.delta)
     Map.merge(out, value.extra)
   end
 

@@ -16,6 +16,7 @@ defmodule AgUi.ToolMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:id, :content, :tool_call_id]
@@ -44,19 +45,6 @@ defmodule AgUi.ToolMessage do
   @known_keys ["id", "role", "content", "toolCallId", "error", "encryptedValue", "metadata"]
   @optional_keys ["error", "encryptedValue", "metadata"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -98,21 +86,9 @@ defmodule AgUi.ToolMessage do
       "toolCallId" => value.tool_call_id
     }
 
-    out =
-      if "error" in present or not is_nil(value.error),
-        do: Map.put(out, "error", value.error),
-        else: out
-
-    out =
-      if "encryptedValue" in present or not is_nil(value.encrypted_value),
-        do: Map.put(out, "encryptedValue", value.encrypted_value),
-        else: out
-
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", value.metadata),
-        else: out
-
+    out = R.put_optional(out, present, "error", value.error)
+    out = R.put_optional(out, present, "encryptedValue", value.encrypted_value)
+    out = R.put_optional(out, present, "metadata", value.metadata)
     Map.merge(out, value.extra)
   end
 

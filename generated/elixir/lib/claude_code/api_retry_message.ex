@@ -19,6 +19,7 @@ defmodule ClaudeCode.ApiRetryMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:attempt, :max_retries, :retry_delay_ms, :error_status, :error]
@@ -64,19 +65,6 @@ defmodule ClaudeCode.ApiRetryMessage do
   ]
   @optional_keys ["no_response", "uuid", "session_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -128,26 +116,19 @@ defmodule ClaudeCode.ApiRetryMessage do
     }
 
     out =
-      if "no_response" in present or not is_nil(value.no_response),
-        do: Map.put(out, "no_response", e_opt_no_response(value.no_response)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "no_response",
+        value.no_response,
+        &ClaudeCode.NoResponse.to_json/1
+      )
 
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 
   defp d_opt_int(nil), do: {:ok, nil}
   defp d_opt_int(value), do: R.integer(value)
-
-  defp e_opt_no_response(nil), do: nil
-  defp e_opt_no_response(value), do: ClaudeCode.NoResponse.to_json(value)
 end

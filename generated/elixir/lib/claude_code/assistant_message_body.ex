@@ -22,6 +22,7 @@ defmodule ClaudeCode.AssistantMessageBody do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:content]
@@ -90,19 +91,6 @@ defmodule ClaudeCode.AssistantMessageBody do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -169,63 +157,18 @@ defmodule ClaudeCode.AssistantMessageBody do
       "content" => e_list_content_block(value.content)
     }
 
-    out =
-      if "model" in present or not is_nil(value.model),
-        do: Map.put(out, "model", value.model),
-        else: out
-
-    out = if "id" in present or not is_nil(value.id), do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "type" in present or not is_nil(value.type),
-        do: Map.put(out, "type", value.type),
-        else: out
-
-    out =
-      if "role" in present or not is_nil(value.role),
-        do: Map.put(out, "role", value.role),
-        else: out
-
-    out =
-      if "container" in present or not is_nil(value.container),
-        do: Map.put(out, "container", value.container),
-        else: out
-
-    out =
-      if "stop_reason" in present or not is_nil(value.stop_reason),
-        do: Map.put(out, "stop_reason", value.stop_reason),
-        else: out
-
-    out =
-      if "stop_sequence" in present or not is_nil(value.stop_sequence),
-        do: Map.put(out, "stop_sequence", value.stop_sequence),
-        else: out
-
-    out =
-      if "stop_details" in present or not is_nil(value.stop_details),
-        do: Map.put(out, "stop_details", value.stop_details),
-        else: out
-
-    out =
-      if "usage" in present or not is_nil(value.usage),
-        do: Map.put(out, "usage", e_opt_usage(value.usage)),
-        else: out
-
-    out =
-      if "input_transformations" in present or not is_nil(value.input_transformations),
-        do: Map.put(out, "input_transformations", value.input_transformations),
-        else: out
-
-    out =
-      if "diagnostics" in present or not is_nil(value.diagnostics),
-        do: Map.put(out, "diagnostics", value.diagnostics),
-        else: out
-
-    out =
-      if "context_management" in present or not is_nil(value.context_management),
-        do: Map.put(out, "context_management", value.context_management),
-        else: out
-
+    out = R.put_optional(out, present, "model", value.model)
+    out = R.put_optional(out, present, "id", value.id)
+    out = R.put_optional(out, present, "type", value.type)
+    out = R.put_optional(out, present, "role", value.role)
+    out = R.put_optional(out, present, "container", value.container)
+    out = R.put_optional(out, present, "stop_reason", value.stop_reason)
+    out = R.put_optional(out, present, "stop_sequence", value.stop_sequence)
+    out = R.put_optional(out, present, "stop_details", value.stop_details)
+    out = R.put_optional(out, present, "usage", value.usage, &ClaudeCode.Usage.to_json/1)
+    out = R.put_optional(out, present, "input_transformations", value.input_transformations)
+    out = R.put_optional(out, present, "diagnostics", value.diagnostics)
+    out = R.put_optional(out, present, "context_management", value.context_management)
     Map.merge(out, value.extra)
   end
 
@@ -240,7 +183,4 @@ defmodule ClaudeCode.AssistantMessageBody do
   defp d_opt_str(value), do: R.string(value)
 
   defp e_list_content_block(value), do: Enum.map(value, &ClaudeCode.ContentBlock.to_json/1)
-
-  defp e_opt_usage(nil), do: nil
-  defp e_opt_usage(value), do: ClaudeCode.Usage.to_json(value)
 end

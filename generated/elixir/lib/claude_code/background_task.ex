@@ -13,6 +13,7 @@ defmodule ClaudeCode.BackgroundTask do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:task_id, :task_type, :description]
@@ -35,19 +36,6 @@ defmodule ClaudeCode.BackgroundTask do
   @known_keys ["task_id", "task_type", "description", "ambient"]
   @optional_keys ["ambient"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -82,11 +70,7 @@ defmodule ClaudeCode.BackgroundTask do
       "description" => value.description
     }
 
-    out =
-      if "ambient" in present or not is_nil(value.ambient),
-        do: Map.put(out, "ambient", value.ambient),
-        else: out
-
+    out = R.put_optional(out, present, "ambient", value.ambient)
     Map.merge(out, value.extra)
   end
 end

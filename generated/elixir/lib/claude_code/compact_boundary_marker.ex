@@ -13,6 +13,7 @@ defmodule ClaudeCode.CompactBoundaryMarker do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :compact_boundary,
@@ -34,19 +35,6 @@ defmodule ClaudeCode.CompactBoundaryMarker do
   @known_keys ["type", "direction", "session_id", "uuid"]
   @optional_keys ["direction", "session_id", "uuid"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -80,23 +68,16 @@ defmodule ClaudeCode.CompactBoundaryMarker do
     }
 
     out =
-      if "direction" in present or not is_nil(value.direction),
-        do: Map.put(out, "direction", e_opt_compact_direction(value.direction)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "direction",
+        value.direction,
+        &ClaudeCode.CompactDirection.to_json/1
+      )
 
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_compact_direction(nil), do: nil
-  defp e_opt_compact_direction(value), do: ClaudeCode.CompactDirection.to_json(value)
 end

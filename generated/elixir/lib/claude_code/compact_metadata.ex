@@ -15,6 +15,7 @@ defmodule ClaudeCode.CompactMetadata do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:trigger]
@@ -55,19 +56,6 @@ defmodule ClaudeCode.CompactMetadata do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -106,31 +94,11 @@ defmodule ClaudeCode.CompactMetadata do
       "trigger" => ClaudeCode.CompactTrigger.to_json(value.trigger)
     }
 
-    out =
-      if "pre_tokens" in present or not is_nil(value.pre_tokens),
-        do: Map.put(out, "pre_tokens", value.pre_tokens),
-        else: out
-
-    out =
-      if "post_tokens" in present or not is_nil(value.post_tokens),
-        do: Map.put(out, "post_tokens", value.post_tokens),
-        else: out
-
-    out =
-      if "duration_ms" in present or not is_nil(value.duration_ms),
-        do: Map.put(out, "duration_ms", value.duration_ms),
-        else: out
-
-    out =
-      if "preserved_segment" in present or not is_nil(value.preserved_segment),
-        do: Map.put(out, "preserved_segment", value.preserved_segment),
-        else: out
-
-    out =
-      if "preserved_messages" in present or not is_nil(value.preserved_messages),
-        do: Map.put(out, "preserved_messages", value.preserved_messages),
-        else: out
-
+    out = R.put_optional(out, present, "pre_tokens", value.pre_tokens)
+    out = R.put_optional(out, present, "post_tokens", value.post_tokens)
+    out = R.put_optional(out, present, "duration_ms", value.duration_ms)
+    out = R.put_optional(out, present, "preserved_segment", value.preserved_segment)
+    out = R.put_optional(out, present, "preserved_messages", value.preserved_messages)
     Map.merge(out, value.extra)
   end
 end

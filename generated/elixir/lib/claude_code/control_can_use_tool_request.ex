@@ -20,6 +20,7 @@ defmodule ClaudeCode.ControlCanUseToolRequest do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_name, :input]
@@ -78,19 +79,6 @@ defmodule ClaudeCode.ControlCanUseToolRequest do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -147,46 +135,14 @@ defmodule ClaudeCode.ControlCanUseToolRequest do
       "input" => value.input
     }
 
-    out =
-      if "permission_suggestions" in present or not is_nil(value.permission_suggestions),
-        do: Map.put(out, "permission_suggestions", value.permission_suggestions),
-        else: out
-
-    out =
-      if "blocked_path" in present or not is_nil(value.blocked_path),
-        do: Map.put(out, "blocked_path", value.blocked_path),
-        else: out
-
-    out =
-      if "decision_reason" in present or not is_nil(value.decision_reason),
-        do: Map.put(out, "decision_reason", value.decision_reason),
-        else: out
-
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
-
-    out =
-      if "display_name" in present or not is_nil(value.display_name),
-        do: Map.put(out, "display_name", value.display_name),
-        else: out
-
-    out =
-      if "description" in present or not is_nil(value.description),
-        do: Map.put(out, "description", value.description),
-        else: out
-
-    out =
-      if "tool_use_id" in present or not is_nil(value.tool_use_id),
-        do: Map.put(out, "tool_use_id", value.tool_use_id),
-        else: out
-
-    out =
-      if "agent_id" in present or not is_nil(value.agent_id),
-        do: Map.put(out, "agent_id", value.agent_id),
-        else: out
-
+    out = R.put_optional(out, present, "permission_suggestions", value.permission_suggestions)
+    out = R.put_optional(out, present, "blocked_path", value.blocked_path)
+    out = R.put_optional(out, present, "decision_reason", value.decision_reason)
+    out = R.put_optional(out, present, "title", value.title)
+    out = R.put_optional(out, present, "display_name", value.display_name)
+    out = R.put_optional(out, present, "description", value.description)
+    out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
+    out = R.put_optional(out, present, "agent_id", value.agent_id)
     Map.merge(out, value.extra)
   end
 

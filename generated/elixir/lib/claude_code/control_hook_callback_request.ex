@@ -13,6 +13,7 @@ defmodule ClaudeCode.ControlHookCallbackRequest do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:callback_id]
@@ -35,19 +36,6 @@ defmodule ClaudeCode.ControlHookCallbackRequest do
   @known_keys ["subtype", "callback_id", "input", "tool_use_id"]
   @optional_keys ["input", "tool_use_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -80,16 +68,8 @@ defmodule ClaudeCode.ControlHookCallbackRequest do
       "callback_id" => value.callback_id
     }
 
-    out =
-      if "input" in present or not is_nil(value.input),
-        do: Map.put(out, "input", value.input),
-        else: out
-
-    out =
-      if "tool_use_id" in present or not is_nil(value.tool_use_id),
-        do: Map.put(out, "tool_use_id", value.tool_use_id),
-        else: out
-
+    out = R.put_optional(out, present, "input", value.input)
+    out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
     Map.merge(out, value.extra)
   end
 

@@ -12,6 +12,7 @@ defmodule ClaudeCode.ControlInitializeRequest do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct subtype: :initialize,
@@ -31,19 +32,6 @@ defmodule ClaudeCode.ControlInitializeRequest do
   @known_keys ["subtype", "hooks", "agents"]
   @optional_keys ["hooks", "agents"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -73,16 +61,8 @@ defmodule ClaudeCode.ControlInitializeRequest do
       "subtype" => "initialize"
     }
 
-    out =
-      if "hooks" in present or not is_nil(value.hooks),
-        do: Map.put(out, "hooks", value.hooks),
-        else: out
-
-    out =
-      if "agents" in present or not is_nil(value.agents),
-        do: Map.put(out, "agents", value.agents),
-        else: out
-
+    out = R.put_optional(out, present, "hooks", value.hooks)
+    out = R.put_optional(out, present, "agents", value.agents)
     Map.merge(out, value.extra)
   end
 

@@ -11,6 +11,7 @@ defmodule ClaudeCode.ControlSetModelRequest do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct subtype: :set_model,
@@ -28,19 +29,6 @@ defmodule ClaudeCode.ControlSetModelRequest do
   @known_keys ["subtype", "model"]
   @optional_keys ["model"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -68,11 +56,7 @@ defmodule ClaudeCode.ControlSetModelRequest do
       "subtype" => "set_model"
     }
 
-    out =
-      if "model" in present or not is_nil(value.model),
-        do: Map.put(out, "model", value.model),
-        else: out
-
+    out = R.put_optional(out, present, "model", value.model)
     Map.merge(out, value.extra)
   end
 

@@ -12,6 +12,7 @@ defmodule ClaudeCode.ControlSuccessResponse do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:request_id]
@@ -32,19 +33,6 @@ defmodule ClaudeCode.ControlSuccessResponse do
   @known_keys ["subtype", "request_id", "response"]
   @optional_keys ["response"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -75,11 +63,7 @@ defmodule ClaudeCode.ControlSuccessResponse do
       "request_id" => value.request_id
     }
 
-    out =
-      if "response" in present or not is_nil(value.response),
-        do: Map.put(out, "response", value.response),
-        else: out
-
+    out = R.put_optional(out, present, "response", value.response)
     Map.merge(out, value.extra)
   end
 

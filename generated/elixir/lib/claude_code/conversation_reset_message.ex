@@ -16,6 +16,7 @@ defmodule ClaudeCode.ConversationResetMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:new_conversation_id]
@@ -52,19 +53,6 @@ defmodule ClaudeCode.ConversationResetMessage do
   ]
   @optional_keys ["trigger", "user_message_uuid", "timestamp", "uuid", "session_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -113,35 +101,18 @@ defmodule ClaudeCode.ConversationResetMessage do
     }
 
     out =
-      if "trigger" in present or not is_nil(value.trigger),
-        do: Map.put(out, "trigger", e_opt_conversation_reset_trigger(value.trigger)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "trigger",
+        value.trigger,
+        &ClaudeCode.ConversationResetTrigger.to_json/1
+      )
 
-    out =
-      if "user_message_uuid" in present or not is_nil(value.user_message_uuid),
-        do: Map.put(out, "user_message_uuid", value.user_message_uuid),
-        else: out
-
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "user_message_uuid", value.user_message_uuid)
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_conversation_reset_trigger(nil), do: nil
-
-  defp e_opt_conversation_reset_trigger(value),
-    do: ClaudeCode.ConversationResetTrigger.to_json(value)
 end

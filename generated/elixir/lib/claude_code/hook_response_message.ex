@@ -21,6 +21,7 @@ defmodule ClaudeCode.HookResponseMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :system,
@@ -83,19 +84,6 @@ defmodule ClaudeCode.HookResponseMessage do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -143,59 +131,19 @@ defmodule ClaudeCode.HookResponseMessage do
       "subtype" => "hook_response"
     }
 
-    out =
-      if "hook_id" in present or not is_nil(value.hook_id),
-        do: Map.put(out, "hook_id", value.hook_id),
-        else: out
+    out = R.put_optional(out, present, "hook_id", value.hook_id)
+    out = R.put_optional(out, present, "hook_name", value.hook_name)
+    out = R.put_optional(out, present, "hook_event", value.hook_event)
+    out = R.put_optional(out, present, "output", value.output)
+    out = R.put_optional(out, present, "stdout", value.stdout)
+    out = R.put_optional(out, present, "stderr", value.stderr)
+    out = R.put_optional(out, present, "exit_code", value.exit_code)
 
     out =
-      if "hook_name" in present or not is_nil(value.hook_name),
-        do: Map.put(out, "hook_name", value.hook_name),
-        else: out
+      R.put_optional(out, present, "outcome", value.outcome, &ClaudeCode.HookOutcome.to_json/1)
 
-    out =
-      if "hook_event" in present or not is_nil(value.hook_event),
-        do: Map.put(out, "hook_event", value.hook_event),
-        else: out
-
-    out =
-      if "output" in present or not is_nil(value.output),
-        do: Map.put(out, "output", value.output),
-        else: out
-
-    out =
-      if "stdout" in present or not is_nil(value.stdout),
-        do: Map.put(out, "stdout", value.stdout),
-        else: out
-
-    out =
-      if "stderr" in present or not is_nil(value.stderr),
-        do: Map.put(out, "stderr", value.stderr),
-        else: out
-
-    out =
-      if "exit_code" in present or not is_nil(value.exit_code),
-        do: Map.put(out, "exit_code", value.exit_code),
-        else: out
-
-    out =
-      if "outcome" in present or not is_nil(value.outcome),
-        do: Map.put(out, "outcome", e_opt_hook_outcome(value.outcome)),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_hook_outcome(nil), do: nil
-  defp e_opt_hook_outcome(value), do: ClaudeCode.HookOutcome.to_json(value)
 end

@@ -16,6 +16,7 @@ defmodule ClaudeCode.HookStartedMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :system,
@@ -43,19 +44,6 @@ defmodule ClaudeCode.HookStartedMessage do
   @known_keys ["type", "subtype", "hook_id", "hook_name", "hook_event", "uuid", "session_id"]
   @optional_keys ["hook_id", "hook_name", "hook_event", "uuid", "session_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -93,31 +81,11 @@ defmodule ClaudeCode.HookStartedMessage do
       "subtype" => "hook_started"
     }
 
-    out =
-      if "hook_id" in present or not is_nil(value.hook_id),
-        do: Map.put(out, "hook_id", value.hook_id),
-        else: out
-
-    out =
-      if "hook_name" in present or not is_nil(value.hook_name),
-        do: Map.put(out, "hook_name", value.hook_name),
-        else: out
-
-    out =
-      if "hook_event" in present or not is_nil(value.hook_event),
-        do: Map.put(out, "hook_event", value.hook_event),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "hook_id", value.hook_id)
+    out = R.put_optional(out, present, "hook_name", value.hook_name)
+    out = R.put_optional(out, present, "hook_event", value.hook_event)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

@@ -12,6 +12,7 @@ defmodule ClaudeCode.McpServerStatus do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:name, :status]
@@ -32,19 +33,6 @@ defmodule ClaudeCode.McpServerStatus do
   @known_keys ["name", "status", "source"]
   @optional_keys ["source"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -76,11 +64,7 @@ defmodule ClaudeCode.McpServerStatus do
       "status" => value.status
     }
 
-    out =
-      if "source" in present or not is_nil(value.source),
-        do: Map.put(out, "source", value.source),
-        else: out
-
+    out = R.put_optional(out, present, "source", value.source)
     Map.merge(out, value.extra)
   end
 end

@@ -15,6 +15,7 @@ defmodule ClaudeCode.MirrorErrorMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :system,
@@ -40,19 +41,6 @@ defmodule ClaudeCode.MirrorErrorMessage do
   @known_keys ["type", "subtype", "key", "error", "uuid", "session_id"]
   @optional_keys ["key", "error", "uuid", "session_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -88,26 +76,10 @@ defmodule ClaudeCode.MirrorErrorMessage do
       "subtype" => "mirror_error"
     }
 
-    out =
-      if "key" in present or not is_nil(value.key),
-        do: Map.put(out, "key", value.key),
-        else: out
-
-    out =
-      if "error" in present or not is_nil(value.error),
-        do: Map.put(out, "error", value.error),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "key", value.key)
+    out = R.put_optional(out, present, "error", value.error)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 

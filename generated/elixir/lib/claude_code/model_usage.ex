@@ -21,6 +21,7 @@ defmodule ClaudeCode.ModelUsage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:input_tokens, :output_tokens, :cost_usd]
@@ -82,19 +83,6 @@ defmodule ClaudeCode.ModelUsage do
     "costBasis"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -158,51 +146,18 @@ defmodule ClaudeCode.ModelUsage do
       "costUSD" => value.cost_usd
     }
 
-    out =
-      if "cacheReadInputTokens" in present or not is_nil(value.cache_read_input_tokens),
-        do: Map.put(out, "cacheReadInputTokens", value.cache_read_input_tokens),
-        else: out
+    out = R.put_optional(out, present, "cacheReadInputTokens", value.cache_read_input_tokens)
 
     out =
-      if "cacheCreationInputTokens" in present or not is_nil(value.cache_creation_input_tokens),
-        do: Map.put(out, "cacheCreationInputTokens", value.cache_creation_input_tokens),
-        else: out
+      R.put_optional(out, present, "cacheCreationInputTokens", value.cache_creation_input_tokens)
 
-    out =
-      if "webSearchRequests" in present or not is_nil(value.web_search_requests),
-        do: Map.put(out, "webSearchRequests", value.web_search_requests),
-        else: out
-
-    out =
-      if "contextWindow" in present or not is_nil(value.context_window),
-        do: Map.put(out, "contextWindow", value.context_window),
-        else: out
-
-    out =
-      if "maxOutputTokens" in present or not is_nil(value.max_output_tokens),
-        do: Map.put(out, "maxOutputTokens", value.max_output_tokens),
-        else: out
-
-    out =
-      if "thinkingTokens" in present or not is_nil(value.thinking_tokens),
-        do: Map.put(out, "thinkingTokens", value.thinking_tokens),
-        else: out
-
-    out =
-      if "canonicalModel" in present or not is_nil(value.canonical_model),
-        do: Map.put(out, "canonicalModel", value.canonical_model),
-        else: out
-
-    out =
-      if "provider" in present or not is_nil(value.provider),
-        do: Map.put(out, "provider", value.provider),
-        else: out
-
-    out =
-      if "costBasis" in present or not is_nil(value.cost_basis),
-        do: Map.put(out, "costBasis", value.cost_basis),
-        else: out
-
+    out = R.put_optional(out, present, "webSearchRequests", value.web_search_requests)
+    out = R.put_optional(out, present, "contextWindow", value.context_window)
+    out = R.put_optional(out, present, "maxOutputTokens", value.max_output_tokens)
+    out = R.put_optional(out, present, "thinkingTokens", value.thinking_tokens)
+    out = R.put_optional(out, present, "canonicalModel", value.canonical_model)
+    out = R.put_optional(out, present, "provider", value.provider)
+    out = R.put_optional(out, present, "costBasis", value.cost_basis)
     Map.merge(out, value.extra)
   end
 end

@@ -19,6 +19,7 @@ defmodule ClaudeCode.PermissionDeniedMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_name, :tool_use_id, :message]
@@ -64,19 +65,6 @@ defmodule ClaudeCode.PermissionDeniedMessage do
   ]
   @optional_keys ["agent_id", "decision_reason_type", "decision_reason", "uuid", "session_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -125,31 +113,11 @@ defmodule ClaudeCode.PermissionDeniedMessage do
       "message" => value.message
     }
 
-    out =
-      if "agent_id" in present or not is_nil(value.agent_id),
-        do: Map.put(out, "agent_id", value.agent_id),
-        else: out
-
-    out =
-      if "decision_reason_type" in present or not is_nil(value.decision_reason_type),
-        do: Map.put(out, "decision_reason_type", value.decision_reason_type),
-        else: out
-
-    out =
-      if "decision_reason" in present or not is_nil(value.decision_reason),
-        do: Map.put(out, "decision_reason", value.decision_reason),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "agent_id", value.agent_id)
+    out = R.put_optional(out, present, "decision_reason_type", value.decision_reason_type)
+    out = R.put_optional(out, present, "decision_reason", value.decision_reason)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

@@ -13,6 +13,7 @@ defmodule ClaudeCode.PluginInfo do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:name, :path]
@@ -35,19 +36,6 @@ defmodule ClaudeCode.PluginInfo do
   @known_keys ["name", "path", "source", "version"]
   @optional_keys ["source", "version"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -81,16 +69,8 @@ defmodule ClaudeCode.PluginInfo do
       "path" => value.path
     }
 
-    out =
-      if "source" in present or not is_nil(value.source),
-        do: Map.put(out, "source", value.source),
-        else: out
-
-    out =
-      if "version" in present or not is_nil(value.version),
-        do: Map.put(out, "version", value.version),
-        else: out
-
+    out = R.put_optional(out, present, "source", value.source)
+    out = R.put_optional(out, present, "version", value.version)
     Map.merge(out, value.extra)
   end
 end

@@ -13,6 +13,7 @@ defmodule ClaudeCode.RateLimitEvent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:rate_limit_info]
@@ -35,19 +36,6 @@ defmodule ClaudeCode.RateLimitEvent do
   @known_keys ["type", "rate_limit_info", "uuid", "session_id"]
   @optional_keys ["uuid", "session_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -86,16 +74,8 @@ defmodule ClaudeCode.RateLimitEvent do
       "rate_limit_info" => ClaudeCode.RateLimitInfo.to_json(value.rate_limit_info)
     }
 
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

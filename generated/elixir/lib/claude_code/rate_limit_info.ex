@@ -18,6 +18,7 @@ defmodule ClaudeCode.RateLimitInfo do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:status]
@@ -69,19 +70,6 @@ defmodule ClaudeCode.RateLimitInfo do
     "unifiedWindows"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -137,45 +125,31 @@ defmodule ClaudeCode.RateLimitInfo do
       "status" => ClaudeCode.RateLimitStatus.to_json(value.status)
     }
 
-    out =
-      if "resetsAt" in present or not is_nil(value.resets_at),
-        do: Map.put(out, "resetsAt", value.resets_at),
-        else: out
+    out = R.put_optional(out, present, "resetsAt", value.resets_at)
+    out = R.put_optional(out, present, "rateLimitType", value.rate_limit_type)
+    out = R.put_optional(out, present, "utilization", value.utilization)
 
     out =
-      if "rateLimitType" in present or not is_nil(value.rate_limit_type),
-        do: Map.put(out, "rateLimitType", value.rate_limit_type),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "overageStatus",
+        value.overage_status,
+        &ClaudeCode.RateLimitStatus.to_json/1
+      )
+
+    out = R.put_optional(out, present, "overageResetsAt", value.overage_resets_at)
+    out = R.put_optional(out, present, "overageDisabledReason", value.overage_disabled_reason)
+    out = R.put_optional(out, present, "isUsingOverage", value.is_using_overage)
 
     out =
-      if "utilization" in present or not is_nil(value.utilization),
-        do: Map.put(out, "utilization", value.utilization),
-        else: out
-
-    out =
-      if "overageStatus" in present or not is_nil(value.overage_status),
-        do: Map.put(out, "overageStatus", e_opt_rate_limit_status(value.overage_status)),
-        else: out
-
-    out =
-      if "overageResetsAt" in present or not is_nil(value.overage_resets_at),
-        do: Map.put(out, "overageResetsAt", value.overage_resets_at),
-        else: out
-
-    out =
-      if "overageDisabledReason" in present or not is_nil(value.overage_disabled_reason),
-        do: Map.put(out, "overageDisabledReason", value.overage_disabled_reason),
-        else: out
-
-    out =
-      if "isUsingOverage" in present or not is_nil(value.is_using_overage),
-        do: Map.put(out, "isUsingOverage", value.is_using_overage),
-        else: out
-
-    out =
-      if "unifiedWindows" in present or not is_nil(value.unified_windows),
-        do: Map.put(out, "unifiedWindows", e_opt_map_rate_limit_window(value.unified_windows)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "unifiedWindows",
+        value.unified_windows,
+        &e_map_rate_limit_window/1
+      )
 
     Map.merge(out, value.extra)
   end
@@ -184,10 +158,4 @@ defmodule ClaudeCode.RateLimitInfo do
 
   defp e_map_rate_limit_window(value),
     do: Map.new(value, fn {key, item} -> {key, ClaudeCode.RateLimitWindow.to_json(item)} end)
-
-  defp e_opt_map_rate_limit_window(nil), do: nil
-  defp e_opt_map_rate_limit_window(value), do: e_map_rate_limit_window(value)
-
-  defp e_opt_rate_limit_status(nil), do: nil
-  defp e_opt_rate_limit_status(value), do: ClaudeCode.RateLimitStatus.to_json(value)
 end

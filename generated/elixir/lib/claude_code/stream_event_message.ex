@@ -15,6 +15,7 @@ defmodule ClaudeCode.StreamEventMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:event]
@@ -41,19 +42,6 @@ defmodule ClaudeCode.StreamEventMessage do
   @known_keys ["type", "event", "session_id", "parent_tool_use_id", "uuid", "ttft_ms"]
   @optional_keys ["session_id", "parent_tool_use_id", "uuid", "ttft_ms"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -91,26 +79,10 @@ defmodule ClaudeCode.StreamEventMessage do
       "event" => value.event
     }
 
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
-        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "ttft_ms" in present or not is_nil(value.ttft_ms),
-        do: Map.put(out, "ttft_ms", value.ttft_ms),
-        else: out
-
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "parent_tool_use_id", value.parent_tool_use_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "ttft_ms", value.ttft_ms)
     Map.merge(out, value.extra)
   end
 

@@ -15,6 +15,7 @@ defmodule ClaudeCode.SystemCompactBoundary do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :system,
@@ -40,19 +41,6 @@ defmodule ClaudeCode.SystemCompactBoundary do
   @known_keys ["type", "subtype", "compact_metadata", "direction", "session_id", "uuid"]
   @optional_keys ["compact_metadata", "direction", "session_id", "uuid"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -97,31 +85,25 @@ defmodule ClaudeCode.SystemCompactBoundary do
     }
 
     out =
-      if "compact_metadata" in present or not is_nil(value.compact_metadata),
-        do: Map.put(out, "compact_metadata", e_opt_compact_metadata(value.compact_metadata)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "compact_metadata",
+        value.compact_metadata,
+        &ClaudeCode.CompactMetadata.to_json/1
+      )
 
     out =
-      if "direction" in present or not is_nil(value.direction),
-        do: Map.put(out, "direction", e_opt_compact_direction(value.direction)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "direction",
+        value.direction,
+        &ClaudeCode.CompactDirection.to_json/1
+      )
 
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_compact_direction(nil), do: nil
-  defp e_opt_compact_direction(value), do: ClaudeCode.CompactDirection.to_json(value)
-
-  defp e_opt_compact_metadata(nil), do: nil
-  defp e_opt_compact_metadata(value), do: ClaudeCode.CompactMetadata.to_json(value)
 end

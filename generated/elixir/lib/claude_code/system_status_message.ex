@@ -17,6 +17,7 @@ defmodule ClaudeCode.SystemStatusMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:status]
@@ -56,19 +57,6 @@ defmodule ClaudeCode.SystemStatusMessage do
   ]
   @optional_keys ["permissionMode", "compact_result", "compact_error", "session_id", "uuid"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -125,36 +113,21 @@ defmodule ClaudeCode.SystemStatusMessage do
     }
 
     out =
-      if "permissionMode" in present or not is_nil(value.permission_mode),
-        do: Map.put(out, "permissionMode", e_opt_permission_mode(value.permission_mode)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "permissionMode",
+        value.permission_mode,
+        &ClaudeCode.PermissionMode.to_json/1
+      )
 
-    out =
-      if "compact_result" in present or not is_nil(value.compact_result),
-        do: Map.put(out, "compact_result", value.compact_result),
-        else: out
-
-    out =
-      if "compact_error" in present or not is_nil(value.compact_error),
-        do: Map.put(out, "compact_error", value.compact_error),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
+    out = R.put_optional(out, present, "compact_result", value.compact_result)
+    out = R.put_optional(out, present, "compact_error", value.compact_error)
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
     Map.merge(out, value.extra)
   end
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_permission_mode(nil), do: nil
-  defp e_opt_permission_mode(value), do: ClaudeCode.PermissionMode.to_json(value)
 end

@@ -23,6 +23,7 @@ defmodule ClaudeCode.TaskNotificationMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:task_id, :status, :output_file, :summary]
@@ -90,19 +91,6 @@ defmodule ClaudeCode.TaskNotificationMessage do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -160,51 +148,16 @@ defmodule ClaudeCode.TaskNotificationMessage do
       "summary" => value.summary
     }
 
-    out =
-      if "tool_use_id" in present or not is_nil(value.tool_use_id),
-        do: Map.put(out, "tool_use_id", value.tool_use_id),
-        else: out
-
-    out =
-      if "reason" in present or not is_nil(value.reason),
-        do: Map.put(out, "reason", value.reason),
-        else: out
-
-    out =
-      if "usage" in present or not is_nil(value.usage),
-        do: Map.put(out, "usage", e_opt_task_usage(value.usage)),
-        else: out
-
-    out =
-      if "resource_links" in present or not is_nil(value.resource_links),
-        do: Map.put(out, "resource_links", value.resource_links),
-        else: out
-
-    out =
-      if "skip_transcript" in present or not is_nil(value.skip_transcript),
-        do: Map.put(out, "skip_transcript", value.skip_transcript),
-        else: out
-
-    out =
-      if "ambient" in present or not is_nil(value.ambient),
-        do: Map.put(out, "ambient", value.ambient),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
+    out = R.put_optional(out, present, "reason", value.reason)
+    out = R.put_optional(out, present, "usage", value.usage, &ClaudeCode.TaskUsage.to_json/1)
+    out = R.put_optional(out, present, "resource_links", value.resource_links)
+    out = R.put_optional(out, present, "skip_transcript", value.skip_transcript)
+    out = R.put_optional(out, present, "ambient", value.ambient)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 
   defp d_list_json_object(value), do: R.list(value, &R.json_object/1)
-
-  defp e_opt_task_usage(nil), do: nil
-  defp e_opt_task_usage(value), do: ClaudeCode.TaskUsage.to_json(value)
 end

@@ -20,6 +20,7 @@ defmodule ClaudeCode.TaskProgressMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:task_id, :description, :usage]
@@ -76,19 +77,6 @@ defmodule ClaudeCode.TaskProgressMessage do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -138,36 +126,12 @@ defmodule ClaudeCode.TaskProgressMessage do
       "usage" => ClaudeCode.TaskUsage.to_json(value.usage)
     }
 
-    out =
-      if "tool_use_id" in present or not is_nil(value.tool_use_id),
-        do: Map.put(out, "tool_use_id", value.tool_use_id),
-        else: out
-
-    out =
-      if "subagent_type" in present or not is_nil(value.subagent_type),
-        do: Map.put(out, "subagent_type", value.subagent_type),
-        else: out
-
-    out =
-      if "last_tool_name" in present or not is_nil(value.last_tool_name),
-        do: Map.put(out, "last_tool_name", value.last_tool_name),
-        else: out
-
-    out =
-      if "summary" in present or not is_nil(value.summary),
-        do: Map.put(out, "summary", value.summary),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
+    out = R.put_optional(out, present, "subagent_type", value.subagent_type)
+    out = R.put_optional(out, present, "last_tool_name", value.last_tool_name)
+    out = R.put_optional(out, present, "summary", value.summary)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

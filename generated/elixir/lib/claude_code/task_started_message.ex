@@ -24,6 +24,7 @@ defmodule ClaudeCode.TaskStartedMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:task_id, :description]
@@ -97,19 +98,6 @@ defmodule ClaudeCode.TaskStartedMessage do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -168,61 +156,17 @@ defmodule ClaudeCode.TaskStartedMessage do
       "description" => value.description
     }
 
-    out =
-      if "tool_use_id" in present or not is_nil(value.tool_use_id),
-        do: Map.put(out, "tool_use_id", value.tool_use_id),
-        else: out
-
-    out =
-      if "task_type" in present or not is_nil(value.task_type),
-        do: Map.put(out, "task_type", value.task_type),
-        else: out
-
-    out =
-      if "subagent_type" in present or not is_nil(value.subagent_type),
-        do: Map.put(out, "subagent_type", value.subagent_type),
-        else: out
-
-    out =
-      if "is_backgrounded" in present or not is_nil(value.is_backgrounded),
-        do: Map.put(out, "is_backgrounded", value.is_backgrounded),
-        else: out
-
-    out =
-      if "spawn_depth" in present or not is_nil(value.spawn_depth),
-        do: Map.put(out, "spawn_depth", value.spawn_depth),
-        else: out
-
-    out =
-      if "workflow_name" in present or not is_nil(value.workflow_name),
-        do: Map.put(out, "workflow_name", value.workflow_name),
-        else: out
-
-    out =
-      if "prompt" in present or not is_nil(value.prompt),
-        do: Map.put(out, "prompt", value.prompt),
-        else: out
-
-    out =
-      if "skip_transcript" in present or not is_nil(value.skip_transcript),
-        do: Map.put(out, "skip_transcript", value.skip_transcript),
-        else: out
-
-    out =
-      if "ambient" in present or not is_nil(value.ambient),
-        do: Map.put(out, "ambient", value.ambient),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "tool_use_id", value.tool_use_id)
+    out = R.put_optional(out, present, "task_type", value.task_type)
+    out = R.put_optional(out, present, "subagent_type", value.subagent_type)
+    out = R.put_optional(out, present, "is_backgrounded", value.is_backgrounded)
+    out = R.put_optional(out, present, "spawn_depth", value.spawn_depth)
+    out = R.put_optional(out, present, "workflow_name", value.workflow_name)
+    out = R.put_optional(out, present, "prompt", value.prompt)
+    out = R.put_optional(out, present, "skip_transcript", value.skip_transcript)
+    out = R.put_optional(out, present, "ambient", value.ambient)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 end

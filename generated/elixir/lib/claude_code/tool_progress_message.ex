@@ -18,6 +18,7 @@ defmodule ClaudeCode.ToolProgressMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_use_id, :tool_name, :parent_tool_use_id, :elapsed_time_seconds]
@@ -60,19 +61,6 @@ defmodule ClaudeCode.ToolProgressMessage do
   ]
   @optional_keys ["task_id", "heartbeat", "uuid", "session_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -120,26 +108,10 @@ defmodule ClaudeCode.ToolProgressMessage do
       "elapsed_time_seconds" => value.elapsed_time_seconds
     }
 
-    out =
-      if "task_id" in present or not is_nil(value.task_id),
-        do: Map.put(out, "task_id", value.task_id),
-        else: out
-
-    out =
-      if "heartbeat" in present or not is_nil(value.heartbeat),
-        do: Map.put(out, "heartbeat", value.heartbeat),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
+    out = R.put_optional(out, present, "task_id", value.task_id)
+    out = R.put_optional(out, present, "heartbeat", value.heartbeat)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "session_id", value.session_id)
     Map.merge(out, value.extra)
   end
 

@@ -20,6 +20,7 @@ defmodule ClaudeCode.Usage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:input_tokens, :output_tokens]
@@ -78,19 +79,6 @@ defmodule ClaudeCode.Usage do
     "speed"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -178,56 +166,46 @@ defmodule ClaudeCode.Usage do
     }
 
     out =
-      if "cache_creation_input_tokens" in present or
-           not is_nil(value.cache_creation_input_tokens),
-         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-         else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens
+      )
+
+    out = R.put_optional(out, present, "cache_read_input_tokens", value.cache_read_input_tokens)
 
     out =
-      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation",
+        value.cache_creation,
+        &ClaudeCode.CacheCreation.to_json/1
+      )
 
     out =
-      if "cache_creation" in present or not is_nil(value.cache_creation),
-        do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "output_tokens_details",
+        value.output_tokens_details,
+        &ClaudeCode.OutputTokensDetails.to_json/1
+      )
 
     out =
-      if "output_tokens_details" in present or not is_nil(value.output_tokens_details),
-        do:
-          Map.put(
-            out,
-            "output_tokens_details",
-            e_opt_output_tokens_details(value.output_tokens_details)
-          ),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "server_tool_use",
+        value.server_tool_use,
+        &ClaudeCode.ServerToolUse.to_json/1
+      )
 
-    out =
-      if "server_tool_use" in present or not is_nil(value.server_tool_use),
-        do: Map.put(out, "server_tool_use", e_opt_server_tool_use(value.server_tool_use)),
-        else: out
-
-    out =
-      if "service_tier" in present or not is_nil(value.service_tier),
-        do: Map.put(out, "service_tier", value.service_tier),
-        else: out
-
-    out =
-      if "inference_geo" in present or not is_nil(value.inference_geo),
-        do: Map.put(out, "inference_geo", value.inference_geo),
-        else: out
-
-    out =
-      if "iterations" in present or not is_nil(value.iterations),
-        do: Map.put(out, "iterations", e_opt_list_usage_iteration(value.iterations)),
-        else: out
-
-    out =
-      if "speed" in present or not is_nil(value.speed),
-        do: Map.put(out, "speed", value.speed),
-        else: out
-
+    out = R.put_optional(out, present, "service_tier", value.service_tier)
+    out = R.put_optional(out, present, "inference_geo", value.inference_geo)
+    out = R.put_optional(out, present, "iterations", value.iterations, &e_list_usage_iteration/1)
+    out = R.put_optional(out, present, "speed", value.speed)
     Map.merge(out, value.extra)
   end
 
@@ -243,16 +221,4 @@ defmodule ClaudeCode.Usage do
   defp d_opt_str(value), do: R.string(value)
 
   defp e_list_usage_iteration(value), do: Enum.map(value, &ClaudeCode.UsageIteration.to_json/1)
-
-  defp e_opt_cache_creation(nil), do: nil
-  defp e_opt_cache_creation(value), do: ClaudeCode.CacheCreation.to_json(value)
-
-  defp e_opt_list_usage_iteration(nil), do: nil
-  defp e_opt_list_usage_iteration(value), do: e_list_usage_iteration(value)
-
-  defp e_opt_output_tokens_details(nil), do: nil
-  defp e_opt_output_tokens_details(value), do: ClaudeCode.OutputTokensDetails.to_json(value)
-
-  defp e_opt_server_tool_use(nil), do: nil
-  defp e_opt_server_tool_use(value), do: ClaudeCode.ServerToolUse.to_json(value)
 end

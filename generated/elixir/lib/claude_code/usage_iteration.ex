@@ -16,6 +16,7 @@ defmodule ClaudeCode.UsageIteration do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:input_tokens, :output_tokens]
@@ -58,19 +59,6 @@ defmodule ClaudeCode.UsageIteration do
     "model"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -132,38 +120,30 @@ defmodule ClaudeCode.UsageIteration do
       "output_tokens" => value.output_tokens
     }
 
-    out =
-      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+    out = R.put_optional(out, present, "cache_read_input_tokens", value.cache_read_input_tokens)
 
     out =
-      if "cache_creation_input_tokens" in present or
-           not is_nil(value.cache_creation_input_tokens),
-         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-         else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens
+      )
 
     out =
-      if "cache_creation" in present or not is_nil(value.cache_creation),
-        do: Map.put(out, "cache_creation", e_opt_cache_creation(value.cache_creation)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation",
+        value.cache_creation,
+        &ClaudeCode.CacheCreation.to_json/1
+      )
 
-    out =
-      if "type" in present or not is_nil(value.type),
-        do: Map.put(out, "type", value.type),
-        else: out
-
-    out =
-      if "model" in present or not is_nil(value.model),
-        do: Map.put(out, "model", value.model),
-        else: out
-
+    out = R.put_optional(out, present, "type", value.type)
+    out = R.put_optional(out, present, "model", value.model)
     Map.merge(out, value.extra)
   end
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_cache_creation(nil), do: nil
-  defp e_opt_cache_creation(value), do: ClaudeCode.CacheCreation.to_json(value)
 end

@@ -11,6 +11,7 @@ defmodule ClaudeCode.UserMessageBody do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:content]
@@ -29,19 +30,6 @@ defmodule ClaudeCode.UserMessageBody do
   @known_keys ["role", "content"]
   @optional_keys ["role"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -71,11 +59,7 @@ defmodule ClaudeCode.UserMessageBody do
       "content" => e_union_str_or_list_content_block(value.content)
     }
 
-    out =
-      if "role" in present or not is_nil(value.role),
-        do: Map.put(out, "role", value.role),
-        else: out
-
+    out = R.put_optional(out, present, "role", value.role)
     Map.merge(out, value.extra)
   end
 

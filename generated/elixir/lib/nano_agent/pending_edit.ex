@@ -18,6 +18,7 @@ defmodule NanoAgent.PendingEdit do
   Keys the schema does not declare are rejected.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [
@@ -66,19 +67,6 @@ defmodule NanoAgent.PendingEdit do
   ]
   @optional_keys ["replace_all", "match_count"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -129,16 +117,8 @@ defmodule NanoAgent.PendingEdit do
       "created_at" => value.created_at
     }
 
-    out =
-      if "replace_all" in present or value.replace_all != false,
-        do: Map.put(out, "replace_all", value.replace_all),
-        else: out
-
-    out =
-      if "match_count" in present or value.match_count != 1,
-        do: Map.put(out, "match_count", value.match_count),
-        else: out
-
+    out = R.put_unless_default(out, present, "replace_all", value.replace_all, false)
+    out = R.put_unless_default(out, present, "match_count", value.match_count, 1)
     out
   end
 

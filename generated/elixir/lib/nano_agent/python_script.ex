@@ -15,6 +15,7 @@ defmodule NanoAgent.PythonScript do
   Keys the schema does not declare are rejected.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:file_id, :file_path, :content, :created_at]
@@ -39,19 +40,6 @@ defmodule NanoAgent.PythonScript do
   @known_keys ["file_id", "file_path", "content", "created_at", "last_run_at", "run_count"]
   @optional_keys ["last_run_at", "run_count"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -91,16 +79,8 @@ defmodule NanoAgent.PythonScript do
       "created_at" => value.created_at
     }
 
-    out =
-      if "last_run_at" in present or not is_nil(value.last_run_at),
-        do: Map.put(out, "last_run_at", value.last_run_at),
-        else: out
-
-    out =
-      if "run_count" in present or value.run_count != 0,
-        do: Map.put(out, "run_count", value.run_count),
-        else: out
-
+    out = R.put_optional(out, present, "last_run_at", value.last_run_at)
+    out = R.put_unless_default(out, present, "run_count", value.run_count, 0)
     out
   end
 

@@ -13,6 +13,7 @@ defmodule NanoAgent.ReasoningContent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:encrypted_content]
@@ -35,19 +36,6 @@ defmodule NanoAgent.ReasoningContent do
   @known_keys ["type", "id", "encrypted_content", "summary"]
   @optional_keys ["id", "summary"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -81,13 +69,8 @@ defmodule NanoAgent.ReasoningContent do
       "encrypted_content" => value.encrypted_content
     }
 
-    out = if "id" in present or value.id != "", do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "summary" in present or value.summary != [],
-        do: Map.put(out, "summary", value.summary),
-        else: out
-
+    out = R.put_unless_default(out, present, "id", value.id, "")
+    out = R.put_unless_default(out, present, "summary", value.summary, [])
     Map.merge(out, value.extra)
   end
 

@@ -17,6 +17,7 @@ defmodule NanoAgent.SubGraph do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_name, :tool_use_id, :system_prompt, :nodes, :head_ids]
@@ -56,19 +57,6 @@ defmodule NanoAgent.SubGraph do
   ]
   @optional_keys ["summary", "depth"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -113,16 +101,8 @@ defmodule NanoAgent.SubGraph do
       "head_ids" => value.head_ids
     }
 
-    out =
-      if "summary" in present or value.summary != "",
-        do: Map.put(out, "summary", value.summary),
-        else: out
-
-    out =
-      if "depth" in present or value.depth != 0,
-        do: Map.put(out, "depth", value.depth),
-        else: out
-
+    out = R.put_unless_default(out, present, "summary", value.summary, "")
+    out = R.put_unless_default(out, present, "depth", value.depth, 0)
     Map.merge(out, value.extra)
   end
 

@@ -15,6 +15,7 @@ defmodule NanoAgent.ThinkingContent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:thinking]
@@ -41,19 +42,6 @@ defmodule NanoAgent.ThinkingContent do
   @known_keys ["type", "thinking", "signature", "id", "encrypted_content", "summary"]
   @optional_keys ["signature", "id", "encrypted_content", "summary"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -91,23 +79,10 @@ defmodule NanoAgent.ThinkingContent do
       "thinking" => value.thinking
     }
 
-    out =
-      if "signature" in present or value.signature != "",
-        do: Map.put(out, "signature", value.signature),
-        else: out
-
-    out = if "id" in present or value.id != "", do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "encrypted_content" in present or value.encrypted_content != "",
-        do: Map.put(out, "encrypted_content", value.encrypted_content),
-        else: out
-
-    out =
-      if "summary" in present or value.summary != [],
-        do: Map.put(out, "summary", value.summary),
-        else: out
-
+    out = R.put_unless_default(out, present, "signature", value.signature, "")
+    out = R.put_unless_default(out, present, "id", value.id, "")
+    out = R.put_unless_default(out, present, "encrypted_content", value.encrypted_content, "")
+    out = R.put_unless_default(out, present, "summary", value.summary, [])
     Map.merge(out, value.extra)
   end
 

@@ -14,6 +14,7 @@ defmodule NanoAgent.ToolExecution do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_name, :tool_use_id, :result]
@@ -38,19 +39,6 @@ defmodule NanoAgent.ToolExecution do
   @known_keys ["type", "tool_name", "tool_use_id", "result", "is_error"]
   @optional_keys ["is_error"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -87,11 +75,7 @@ defmodule NanoAgent.ToolExecution do
       "result" => e_list_tool_output_content(value.result)
     }
 
-    out =
-      if "is_error" in present or value.is_error != false,
-        do: Map.put(out, "is_error", value.is_error),
-        else: out
-
+    out = R.put_unless_default(out, present, "is_error", value.is_error, false)
     Map.merge(out, value.extra)
   end
 

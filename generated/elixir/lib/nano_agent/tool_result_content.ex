@@ -13,6 +13,7 @@ defmodule NanoAgent.ToolResultContent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_use_id, :content]
@@ -35,19 +36,6 @@ defmodule NanoAgent.ToolResultContent do
   @known_keys ["type", "tool_use_id", "content", "is_error"]
   @optional_keys ["is_error"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -81,11 +69,7 @@ defmodule NanoAgent.ToolResultContent do
       "content" => e_list_tool_output_content(value.content)
     }
 
-    out =
-      if "is_error" in present or value.is_error != false,
-        do: Map.put(out, "is_error", value.is_error),
-        else: out
-
+    out = R.put_unless_default(out, present, "is_error", value.is_error, false)
     Map.merge(out, value.extra)
   end
 

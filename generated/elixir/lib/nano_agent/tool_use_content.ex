@@ -14,6 +14,7 @@ defmodule NanoAgent.ToolUseContent do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:id, :name, :input]
@@ -38,19 +39,6 @@ defmodule NanoAgent.ToolUseContent do
   @known_keys ["type", "id", "name", "input", "item_id"]
   @optional_keys ["item_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -87,11 +75,7 @@ defmodule NanoAgent.ToolUseContent do
       "input" => value.input
     }
 
-    out =
-      if "item_id" in present or not is_nil(value.item_id),
-        do: Map.put(out, "item_id", value.item_id),
-        else: out
-
+    out = R.put_optional(out, present, "item_id", value.item_id)
     Map.merge(out, value.extra)
   end
 

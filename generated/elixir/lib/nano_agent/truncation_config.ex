@@ -12,6 +12,7 @@ defmodule NanoAgent.TruncationConfig do
   Keys the schema does not declare are rejected.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct max_chars: 30000,
@@ -29,19 +30,6 @@ defmodule NanoAgent.TruncationConfig do
   @known_keys ["max_chars", "max_lines", "enabled"]
   @optional_keys ["max_chars", "max_lines", "enabled"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -67,22 +55,9 @@ defmodule NanoAgent.TruncationConfig do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "max_chars" in present or value.max_chars != 30000,
-        do: Map.put(out, "max_chars", value.max_chars),
-        else: out
-
-    out =
-      if "max_lines" in present or value.max_lines != 1000,
-        do: Map.put(out, "max_lines", value.max_lines),
-        else: out
-
-    out =
-      if "enabled" in present or value.enabled != true,
-        do: Map.put(out, "enabled", value.enabled),
-        else: out
-
+    out = R.put_unless_default(out, present, "max_chars", value.max_chars, 30000)
+    out = R.put_unless_default(out, present, "max_lines", value.max_lines, 1000)
+    out = R.put_unless_default(out, present, "enabled", value.enabled, true)
     out
   end
 end

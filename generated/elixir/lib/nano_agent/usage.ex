@@ -13,6 +13,7 @@ defmodule NanoAgent.Usage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct input_tokens: 0,
@@ -44,19 +45,6 @@ defmodule NanoAgent.Usage do
     "cache_read_input_tokens"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -101,26 +89,26 @@ defmodule NanoAgent.Usage do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
+    out = R.put_unless_default(out, present, "input_tokens", value.input_tokens, 0)
+    out = R.put_unless_default(out, present, "output_tokens", value.output_tokens, 0)
 
     out =
-      if "input_tokens" in present or value.input_tokens != 0,
-        do: Map.put(out, "input_tokens", value.input_tokens),
-        else: out
+      R.put_unless_default(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens,
+        0
+      )
 
     out =
-      if "output_tokens" in present or value.output_tokens != 0,
-        do: Map.put(out, "output_tokens", value.output_tokens),
-        else: out
-
-    out =
-      if "cache_creation_input_tokens" in present or value.cache_creation_input_tokens != 0,
-        do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-        else: out
-
-    out =
-      if "cache_read_input_tokens" in present or value.cache_read_input_tokens != 0,
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+      R.put_unless_default(
+        out,
+        present,
+        "cache_read_input_tokens",
+        value.cache_read_input_tokens,
+        0
+      )
 
     Map.merge(out, value.extra)
   end

@@ -11,6 +11,7 @@ defmodule SearchAgent.CacheControlEphemeral do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :ephemeral,
@@ -28,19 +29,6 @@ defmodule SearchAgent.CacheControlEphemeral do
   @known_keys ["type", "ttl"]
   @optional_keys ["ttl"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -68,11 +56,7 @@ defmodule SearchAgent.CacheControlEphemeral do
       "type" => "ephemeral"
     }
 
-    out =
-      if "ttl" in present or not is_nil(value.ttl),
-        do: Map.put(out, "ttl", value.ttl),
-        else: out
-
+    out = R.put_optional(out, present, "ttl", value.ttl)
     Map.merge(out, value.extra)
   end
 end

@@ -16,6 +16,7 @@ defmodule SearchAgent.CitationContentBlockLocation do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:cited_text, :document_index, :start_block_index, :end_block_index]
@@ -52,19 +53,6 @@ defmodule SearchAgent.CitationContentBlockLocation do
   ]
   @optional_keys ["document_title", "file_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -110,16 +98,8 @@ defmodule SearchAgent.CitationContentBlockLocation do
       "end_block_index" => value.end_block_index
     }
 
-    out =
-      if "document_title" in present or not is_nil(value.document_title),
-        do: Map.put(out, "document_title", value.document_title),
-        else: out
-
-    out =
-      if "file_id" in present or not is_nil(value.file_id),
-        do: Map.put(out, "file_id", value.file_id),
-        else: out
-
+    out = R.put_optional(out, present, "document_title", value.document_title)
+    out = R.put_optional(out, present, "file_id", value.file_id)
     Map.merge(out, value.extra)
   end
 

@@ -12,6 +12,7 @@ defmodule SearchAgent.CitationsDelta do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :citations_delta,
@@ -31,19 +32,6 @@ defmodule SearchAgent.CitationsDelta do
   @known_keys ["type", "citation", "citations"]
   @optional_keys ["citation", "citations"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -75,25 +63,19 @@ defmodule SearchAgent.CitationsDelta do
     }
 
     out =
-      if "citation" in present or not is_nil(value.citation),
-        do: Map.put(out, "citation", e_opt_text_citation(value.citation)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "citation",
+        value.citation,
+        &SearchAgent.TextCitation.to_json/1
+      )
 
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_list_citation(value.citations)),
-        else: out
-
+    out = R.put_optional(out, present, "citations", value.citations, &e_list_citation/1)
     Map.merge(out, value.extra)
   end
 
   defp d_list_citation(value), do: R.list(value, &SearchAgent.Citation.decode/1)
 
   defp e_list_citation(value), do: Enum.map(value, &SearchAgent.Citation.to_json/1)
-
-  defp e_opt_list_citation(nil), do: nil
-  defp e_opt_list_citation(value), do: e_list_citation(value)
-
-  defp e_opt_text_citation(nil), do: nil
-  defp e_opt_text_citation(value), do: SearchAgent.TextCitation.to_json(value)
 end

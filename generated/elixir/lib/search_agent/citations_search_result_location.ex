@@ -16,6 +16,7 @@ defmodule SearchAgent.CitationsSearchResultLocation do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:cited_text, :search_result_index, :source, :start_block_index, :end_block_index]
@@ -52,19 +53,6 @@ defmodule SearchAgent.CitationsSearchResultLocation do
   ]
   @optional_keys ["title"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -110,11 +98,7 @@ defmodule SearchAgent.CitationsSearchResultLocation do
       "end_block_index" => value.end_block_index
     }
 
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
-
+    out = R.put_optional(out, present, "title", value.title)
     Map.merge(out, value.extra)
   end
 

@@ -13,6 +13,7 @@ defmodule SearchAgent.DocumentBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:source]
@@ -35,19 +36,6 @@ defmodule SearchAgent.DocumentBlock do
   @known_keys ["type", "source", "title", "citations"]
   @optional_keys ["title", "citations"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -82,15 +70,16 @@ defmodule SearchAgent.DocumentBlock do
       "source" => SearchAgent.DocumentSource.to_json(value.source)
     }
 
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
+    out = R.put_optional(out, present, "title", value.title)
 
     out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_citations_config(value.citations)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "citations",
+        value.citations,
+        &SearchAgent.CitationsConfig.to_json/1
+      )
 
     Map.merge(out, value.extra)
   end
@@ -100,7 +89,4 @@ defmodule SearchAgent.DocumentBlock do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_citations_config(nil), do: nil
-  defp e_opt_citations_config(value), do: SearchAgent.CitationsConfig.to_json(value)
 end

@@ -12,6 +12,7 @@ defmodule SearchAgent.ImageBlockParam do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:source]
@@ -32,19 +33,6 @@ defmodule SearchAgent.ImageBlockParam do
   @known_keys ["type", "source", "cache_control"]
   @optional_keys ["cache_control"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -84,16 +72,17 @@ defmodule SearchAgent.ImageBlockParam do
     }
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
 
     Map.merge(out, value.extra)
   end
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 end

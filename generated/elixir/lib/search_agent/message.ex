@@ -19,6 +19,7 @@ defmodule SearchAgent.Message do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:id, :model, :content, :stop_reason, :stop_sequence, :usage]
@@ -64,19 +65,6 @@ defmodule SearchAgent.Message do
   ]
   @optional_keys ["stop_details", "container"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -130,14 +118,16 @@ defmodule SearchAgent.Message do
     }
 
     out =
-      if "stop_details" in present or not is_nil(value.stop_details),
-        do: Map.put(out, "stop_details", e_opt_refusal_stop_details(value.stop_details)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "stop_details",
+        value.stop_details,
+        &SearchAgent.RefusalStopDetails.to_json/1
+      )
 
     out =
-      if "container" in present or not is_nil(value.container),
-        do: Map.put(out, "container", e_opt_container(value.container)),
-        else: out
+      R.put_optional(out, present, "container", value.container, &SearchAgent.Container.to_json/1)
 
     Map.merge(out, value.extra)
   end
@@ -157,10 +147,4 @@ defmodule SearchAgent.Message do
   defp d_opt_str(value), do: R.string(value)
 
   defp e_list_content_block(value), do: Enum.map(value, &SearchAgent.ContentBlock.to_json/1)
-
-  defp e_opt_container(nil), do: nil
-  defp e_opt_container(value), do: SearchAgent.Container.to_json(value)
-
-  defp e_opt_refusal_stop_details(nil), do: nil
-  defp e_opt_refusal_stop_details(value), do: SearchAgent.RefusalStopDetails.to_json(value)
 end

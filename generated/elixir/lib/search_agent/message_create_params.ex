@@ -22,6 +22,7 @@ defmodule SearchAgent.MessageCreateParams do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:model, :max_tokens, :messages]
@@ -88,19 +89,6 @@ defmodule SearchAgent.MessageCreateParams do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -159,55 +147,42 @@ defmodule SearchAgent.MessageCreateParams do
     }
 
     out =
-      if "system" in present or not is_nil(value.system),
-        do: Map.put(out, "system", e_opt_union_str_or_list_text_block_param(value.system)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "system",
+        value.system,
+        &e_union_str_or_list_text_block_param/1
+      )
+
+    out = R.put_optional(out, present, "tools", value.tools, &e_list_tool_union/1)
 
     out =
-      if "tools" in present or not is_nil(value.tools),
-        do: Map.put(out, "tools", e_opt_list_tool_union(value.tools)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "tool_choice",
+        value.tool_choice,
+        &SearchAgent.ToolChoice.to_json/1
+      )
 
     out =
-      if "tool_choice" in present or not is_nil(value.tool_choice),
-        do: Map.put(out, "tool_choice", e_opt_tool_choice(value.tool_choice)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "thinking",
+        value.thinking,
+        &SearchAgent.ThinkingConfig.to_json/1
+      )
 
     out =
-      if "thinking" in present or not is_nil(value.thinking),
-        do: Map.put(out, "thinking", e_opt_thinking_config(value.thinking)),
-        else: out
+      R.put_optional(out, present, "metadata", value.metadata, &SearchAgent.Metadata.to_json/1)
 
-    out =
-      if "metadata" in present or not is_nil(value.metadata),
-        do: Map.put(out, "metadata", e_opt_metadata(value.metadata)),
-        else: out
-
-    out =
-      if "stop_sequences" in present or not is_nil(value.stop_sequences),
-        do: Map.put(out, "stop_sequences", value.stop_sequences),
-        else: out
-
-    out =
-      if "stream" in present or not is_nil(value.stream),
-        do: Map.put(out, "stream", value.stream),
-        else: out
-
-    out =
-      if "temperature" in present or not is_nil(value.temperature),
-        do: Map.put(out, "temperature", value.temperature),
-        else: out
-
-    out =
-      if "top_k" in present or not is_nil(value.top_k),
-        do: Map.put(out, "top_k", value.top_k),
-        else: out
-
-    out =
-      if "top_p" in present or not is_nil(value.top_p),
-        do: Map.put(out, "top_p", value.top_p),
-        else: out
-
+    out = R.put_optional(out, present, "stop_sequences", value.stop_sequences)
+    out = R.put_optional(out, present, "stream", value.stream)
+    out = R.put_optional(out, present, "temperature", value.temperature)
+    out = R.put_optional(out, present, "top_k", value.top_k)
+    out = R.put_optional(out, present, "top_p", value.top_p)
     Map.merge(out, value.extra)
   end
 
@@ -253,23 +228,6 @@ defmodule SearchAgent.MessageCreateParams do
   defp e_list_text_block_param(value), do: Enum.map(value, &SearchAgent.TextBlockParam.to_json/1)
 
   defp e_list_tool_union(value), do: Enum.map(value, &SearchAgent.ToolUnion.to_json/1)
-
-  defp e_opt_list_tool_union(nil), do: nil
-  defp e_opt_list_tool_union(value), do: e_list_tool_union(value)
-
-  defp e_opt_metadata(nil), do: nil
-  defp e_opt_metadata(value), do: SearchAgent.Metadata.to_json(value)
-
-  defp e_opt_thinking_config(nil), do: nil
-  defp e_opt_thinking_config(value), do: SearchAgent.ThinkingConfig.to_json(value)
-
-  defp e_opt_tool_choice(nil), do: nil
-  defp e_opt_tool_choice(value), do: SearchAgent.ToolChoice.to_json(value)
-
-  defp e_opt_union_str_or_list_text_block_param(nil), do: nil
-
-  defp e_opt_union_str_or_list_text_block_param(value),
-    do: e_union_str_or_list_text_block_param(value)
 
   defp e_union_str_or_list_text_block_param(value) when is_binary(value), do: value
 

@@ -13,6 +13,7 @@ defmodule SearchAgent.MessageDelta do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:stop_reason, :stop_sequence]
@@ -35,19 +36,6 @@ defmodule SearchAgent.MessageDelta do
   @known_keys ["stop_reason", "stop_sequence", "stop_details", "container"]
   @optional_keys ["stop_details", "container"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -85,14 +73,16 @@ defmodule SearchAgent.MessageDelta do
     }
 
     out =
-      if "stop_details" in present or not is_nil(value.stop_details),
-        do: Map.put(out, "stop_details", e_opt_refusal_stop_details(value.stop_details)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "stop_details",
+        value.stop_details,
+        &SearchAgent.RefusalStopDetails.to_json/1
+      )
 
     out =
-      if "container" in present or not is_nil(value.container),
-        do: Map.put(out, "container", e_opt_container(value.container)),
-        else: out
+      R.put_optional(out, present, "container", value.container, &SearchAgent.Container.to_json/1)
 
     Map.merge(out, value.extra)
   end
@@ -108,10 +98,4 @@ defmodule SearchAgent.MessageDelta do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_container(nil), do: nil
-  defp e_opt_container(value), do: SearchAgent.Container.to_json(value)
-
-  defp e_opt_refusal_stop_details(nil), do: nil
-  defp e_opt_refusal_stop_details(value), do: SearchAgent.RefusalStopDetails.to_json(value)
 end

@@ -15,6 +15,7 @@ defmodule SearchAgent.MessageDeltaUsage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:output_tokens]
@@ -54,19 +55,6 @@ defmodule SearchAgent.MessageDeltaUsage do
     "output_tokens_details"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -133,36 +121,35 @@ defmodule SearchAgent.MessageDeltaUsage do
       "output_tokens" => value.output_tokens
     }
 
-    out =
-      if "input_tokens" in present or not is_nil(value.input_tokens),
-        do: Map.put(out, "input_tokens", value.input_tokens),
-        else: out
+    out = R.put_optional(out, present, "input_tokens", value.input_tokens)
 
     out =
-      if "cache_creation_input_tokens" in present or
-           not is_nil(value.cache_creation_input_tokens),
-         do: Map.put(out, "cache_creation_input_tokens", value.cache_creation_input_tokens),
-         else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_creation_input_tokens",
+        value.cache_creation_input_tokens
+      )
+
+    out = R.put_optional(out, present, "cache_read_input_tokens", value.cache_read_input_tokens)
 
     out =
-      if "cache_read_input_tokens" in present or not is_nil(value.cache_read_input_tokens),
-        do: Map.put(out, "cache_read_input_tokens", value.cache_read_input_tokens),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "server_tool_use",
+        value.server_tool_use,
+        &SearchAgent.ServerToolUsage.to_json/1
+      )
 
     out =
-      if "server_tool_use" in present or not is_nil(value.server_tool_use),
-        do: Map.put(out, "server_tool_use", e_opt_server_tool_usage(value.server_tool_use)),
-        else: out
-
-    out =
-      if "output_tokens_details" in present or not is_nil(value.output_tokens_details),
-        do:
-          Map.put(
-            out,
-            "output_tokens_details",
-            e_opt_output_tokens_details(value.output_tokens_details)
-          ),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "output_tokens_details",
+        value.output_tokens_details,
+        &SearchAgent.OutputTokensDetails.to_json/1
+      )
 
     Map.merge(out, value.extra)
   end
@@ -175,10 +162,4 @@ defmodule SearchAgent.MessageDeltaUsage do
 
   defp d_opt_server_tool_usage(nil), do: {:ok, nil}
   defp d_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.decode(value)
-
-  defp e_opt_output_tokens_details(nil), do: nil
-  defp e_opt_output_tokens_details(value), do: SearchAgent.OutputTokensDetails.to_json(value)
-
-  defp e_opt_server_tool_usage(nil), do: nil
-  defp e_opt_server_tool_usage(value), do: SearchAgent.ServerToolUsage.to_json(value)
 end

@@ -10,6 +10,7 @@ defmodule SearchAgent.Metadata do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct user_id: nil,
@@ -25,19 +26,6 @@ defmodule SearchAgent.Metadata do
   @known_keys ["user_id"]
   @optional_keys ["user_id"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -60,12 +48,7 @@ defmodule SearchAgent.Metadata do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "user_id" in present or not is_nil(value.user_id),
-        do: Map.put(out, "user_id", value.user_id),
-        else: out
-
+    out = R.put_optional(out, present, "user_id", value.user_id)
     Map.merge(out, value.extra)
   end
 

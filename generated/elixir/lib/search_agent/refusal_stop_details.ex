@@ -12,6 +12,7 @@ defmodule SearchAgent.RefusalStopDetails do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :refusal,
@@ -31,19 +32,6 @@ defmodule SearchAgent.RefusalStopDetails do
   @known_keys ["type", "category", "explanation"]
   @optional_keys ["category", "explanation"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -74,16 +62,8 @@ defmodule SearchAgent.RefusalStopDetails do
       "type" => "refusal"
     }
 
-    out =
-      if "category" in present or not is_nil(value.category),
-        do: Map.put(out, "category", value.category),
-        else: out
-
-    out =
-      if "explanation" in present or not is_nil(value.explanation),
-        do: Map.put(out, "explanation", value.explanation),
-        else: out
-
+    out = R.put_optional(out, present, "category", value.category)
+    out = R.put_optional(out, present, "explanation", value.explanation)
     Map.merge(out, value.extra)
   end
 

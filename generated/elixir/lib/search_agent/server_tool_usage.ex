@@ -11,6 +11,7 @@ defmodule SearchAgent.ServerToolUsage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:web_search_requests]
@@ -29,19 +30,6 @@ defmodule SearchAgent.ServerToolUsage do
   @known_keys ["web_search_requests", "web_fetch_requests"]
   @optional_keys ["web_fetch_requests"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -72,11 +60,7 @@ defmodule SearchAgent.ServerToolUsage do
       "web_search_requests" => value.web_search_requests
     }
 
-    out =
-      if "web_fetch_requests" in present or not is_nil(value.web_fetch_requests),
-        do: Map.put(out, "web_fetch_requests", value.web_fetch_requests),
-        else: out
-
+    out = R.put_optional(out, present, "web_fetch_requests", value.web_fetch_requests)
     Map.merge(out, value.extra)
   end
 end

@@ -15,6 +15,7 @@ defmodule SearchAgent.ServerToolUseBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:id, :name, :input]
@@ -41,19 +42,6 @@ defmodule SearchAgent.ServerToolUseBlock do
   @known_keys ["type", "id", "name", "input", "caller", "cache_control"]
   @optional_keys ["caller", "cache_control"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -100,25 +88,20 @@ defmodule SearchAgent.ServerToolUseBlock do
       "input" => value.input
     }
 
-    out =
-      if "caller" in present or not is_nil(value.caller),
-        do: Map.put(out, "caller", e_opt_caller(value.caller)),
-        else: out
+    out = R.put_optional(out, present, "caller", value.caller, &SearchAgent.Caller.to_json/1)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
 
     Map.merge(out, value.extra)
   end
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_caller(nil), do: nil
-  defp e_opt_caller(value), do: SearchAgent.Caller.to_json(value)
 end

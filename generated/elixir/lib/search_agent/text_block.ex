@@ -12,6 +12,7 @@ defmodule SearchAgent.TextBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:text]
@@ -32,19 +33,6 @@ defmodule SearchAgent.TextBlock do
   @known_keys ["type", "text", "citations"]
   @optional_keys ["citations"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -76,11 +64,7 @@ defmodule SearchAgent.TextBlock do
       "text" => value.text
     }
 
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_list_text_citation(value.citations)),
-        else: out
-
+    out = R.put_optional(out, present, "citations", value.citations, &e_list_text_citation/1)
     Map.merge(out, value.extra)
   end
 
@@ -90,7 +74,4 @@ defmodule SearchAgent.TextBlock do
   defp d_opt_list_text_citation(value), do: d_list_text_citation(value)
 
   defp e_list_text_citation(value), do: Enum.map(value, &SearchAgent.TextCitation.to_json/1)
-
-  defp e_opt_list_text_citation(nil), do: nil
-  defp e_opt_list_text_citation(value), do: e_list_text_citation(value)
 end

@@ -15,6 +15,7 @@ defmodule SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :text_editor_code_execution_str_replace_result,
@@ -40,19 +41,6 @@ defmodule SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock do
   @known_keys ["type", "lines", "new_lines", "new_start", "old_lines", "old_start"]
   @optional_keys ["lines", "new_lines", "new_start", "old_lines", "old_start"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -88,31 +76,11 @@ defmodule SearchAgent.TextEditorCodeExecutionStrReplaceResultBlock do
       "type" => "text_editor_code_execution_str_replace_result"
     }
 
-    out =
-      if "lines" in present or not is_nil(value.lines),
-        do: Map.put(out, "lines", value.lines),
-        else: out
-
-    out =
-      if "new_lines" in present or not is_nil(value.new_lines),
-        do: Map.put(out, "new_lines", value.new_lines),
-        else: out
-
-    out =
-      if "new_start" in present or not is_nil(value.new_start),
-        do: Map.put(out, "new_start", value.new_start),
-        else: out
-
-    out =
-      if "old_lines" in present or not is_nil(value.old_lines),
-        do: Map.put(out, "old_lines", value.old_lines),
-        else: out
-
-    out =
-      if "old_start" in present or not is_nil(value.old_start),
-        do: Map.put(out, "old_start", value.old_start),
-        else: out
-
+    out = R.put_optional(out, present, "lines", value.lines)
+    out = R.put_optional(out, present, "new_lines", value.new_lines)
+    out = R.put_optional(out, present, "new_start", value.new_start)
+    out = R.put_optional(out, present, "old_lines", value.old_lines)
+    out = R.put_optional(out, present, "old_start", value.old_start)
     Map.merge(out, value.extra)
   end
 

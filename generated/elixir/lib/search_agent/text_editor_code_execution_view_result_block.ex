@@ -15,6 +15,7 @@ defmodule SearchAgent.TextEditorCodeExecutionViewResultBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:content, :file_type]
@@ -41,19 +42,6 @@ defmodule SearchAgent.TextEditorCodeExecutionViewResultBlock do
   @known_keys ["type", "content", "file_type", "num_lines", "start_line", "total_lines"]
   @optional_keys ["num_lines", "start_line", "total_lines"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -92,21 +80,9 @@ defmodule SearchAgent.TextEditorCodeExecutionViewResultBlock do
       "file_type" => value.file_type
     }
 
-    out =
-      if "num_lines" in present or not is_nil(value.num_lines),
-        do: Map.put(out, "num_lines", value.num_lines),
-        else: out
-
-    out =
-      if "start_line" in present or not is_nil(value.start_line),
-        do: Map.put(out, "start_line", value.start_line),
-        else: out
-
-    out =
-      if "total_lines" in present or not is_nil(value.total_lines),
-        do: Map.put(out, "total_lines", value.total_lines),
-        else: out
-
+    out = R.put_optional(out, present, "num_lines", value.num_lines)
+    out = R.put_optional(out, present, "start_line", value.start_line)
+    out = R.put_optional(out, present, "total_lines", value.total_lines)
     Map.merge(out, value.extra)
   end
 

@@ -16,6 +16,7 @@ defmodule SearchAgent.ToolBash20250124 do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :bash_20250124,
@@ -51,19 +52,6 @@ defmodule SearchAgent.ToolBash20250124 do
   ]
   @optional_keys ["allowed_callers", "cache_control", "defer_loading", "strict", "input_examples"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -111,31 +99,20 @@ defmodule SearchAgent.ToolBash20250124 do
       "name" => "bash"
     }
 
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
 
-    out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
-
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
-    out =
-      if "input_examples" in present or not is_nil(value.input_examples),
-        do: Map.put(out, "input_examples", value.input_examples),
-        else: out
-
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "strict", value.strict)
+    out = R.put_optional(out, present, "input_examples", value.input_examples)
     Map.merge(out, value.extra)
   end
 
@@ -145,7 +122,4 @@ defmodule SearchAgent.ToolBash20250124 do
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 end

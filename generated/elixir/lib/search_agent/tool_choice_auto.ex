@@ -11,6 +11,7 @@ defmodule SearchAgent.ToolChoiceAuto do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :auto,
@@ -28,19 +29,6 @@ defmodule SearchAgent.ToolChoiceAuto do
   @known_keys ["type", "disable_parallel_tool_use"]
   @optional_keys ["disable_parallel_tool_use"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -76,9 +64,7 @@ defmodule SearchAgent.ToolChoiceAuto do
     }
 
     out =
-      if "disable_parallel_tool_use" in present or not is_nil(value.disable_parallel_tool_use),
-        do: Map.put(out, "disable_parallel_tool_use", value.disable_parallel_tool_use),
-        else: out
+      R.put_optional(out, present, "disable_parallel_tool_use", value.disable_parallel_tool_use)
 
     Map.merge(out, value.extra)
   end

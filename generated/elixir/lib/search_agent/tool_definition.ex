@@ -15,6 +15,7 @@ defmodule SearchAgent.ToolDefinition do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:name, :input_schema]
@@ -41,19 +42,6 @@ defmodule SearchAgent.ToolDefinition do
   @known_keys ["name", "title", "description", "inputSchema", "outputSchema", "annotations"]
   @optional_keys ["title", "description", "outputSchema", "annotations"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -93,26 +81,10 @@ defmodule SearchAgent.ToolDefinition do
       "inputSchema" => value.input_schema
     }
 
-    out =
-      if "title" in present or not is_nil(value.title),
-        do: Map.put(out, "title", value.title),
-        else: out
-
-    out =
-      if "description" in present or not is_nil(value.description),
-        do: Map.put(out, "description", value.description),
-        else: out
-
-    out =
-      if "outputSchema" in present or not is_nil(value.output_schema),
-        do: Map.put(out, "outputSchema", value.output_schema),
-        else: out
-
-    out =
-      if "annotations" in present or not is_nil(value.annotations),
-        do: Map.put(out, "annotations", value.annotations),
-        else: out
-
+    out = R.put_optional(out, present, "title", value.title)
+    out = R.put_optional(out, present, "description", value.description)
+    out = R.put_optional(out, present, "outputSchema", value.output_schema)
+    out = R.put_optional(out, present, "annotations", value.annotations)
     Map.merge(out, value.extra)
   end
 end

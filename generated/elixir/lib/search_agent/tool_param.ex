@@ -19,6 +19,7 @@ defmodule SearchAgent.ToolParam do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:name, :input_schema]
@@ -73,19 +74,6 @@ defmodule SearchAgent.ToolParam do
     "strict"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -143,46 +131,23 @@ defmodule SearchAgent.ToolParam do
       "input_schema" => value.input_schema
     }
 
-    out =
-      if "description" in present or not is_nil(value.description),
-        do: Map.put(out, "description", value.description),
-        else: out
+    out = R.put_optional(out, present, "description", value.description)
+    out = R.put_optional(out, present, "type", value.type, &e_lit_str_custom/1)
 
     out =
-      if "type" in present or not is_nil(value.type),
-        do: Map.put(out, "type", e_opt_lit_str_custom(value.type)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
 
-    out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
-
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
-
-    out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
-
-    out =
-      if "eager_input_streaming" in present or not is_nil(value.eager_input_streaming),
-        do: Map.put(out, "eager_input_streaming", value.eager_input_streaming),
-        else: out
-
-    out =
-      if "input_examples" in present or not is_nil(value.input_examples),
-        do: Map.put(out, "input_examples", value.input_examples),
-        else: out
-
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "eager_input_streaming", value.eager_input_streaming)
+    out = R.put_optional(out, present, "input_examples", value.input_examples)
+    out = R.put_optional(out, present, "strict", value.strict)
     Map.merge(out, value.extra)
   end
 
@@ -203,10 +168,4 @@ defmodule SearchAgent.ToolParam do
   defp d_opt_lit_str_custom(value), do: d_lit_str_custom(value)
 
   defp e_lit_str_custom(:custom), do: "custom"
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_lit_str_custom(nil), do: nil
-  defp e_opt_lit_str_custom(value), do: e_lit_str_custom(value)
 end

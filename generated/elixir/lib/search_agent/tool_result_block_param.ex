@@ -14,6 +14,7 @@ defmodule SearchAgent.ToolResultBlockParam do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_use_id]
@@ -38,19 +39,6 @@ defmodule SearchAgent.ToolResultBlockParam do
   @known_keys ["type", "tool_use_id", "content", "is_error", "cache_control"]
   @optional_keys ["content", "is_error", "cache_control"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -100,24 +88,24 @@ defmodule SearchAgent.ToolResultBlockParam do
     }
 
     out =
-      if "content" in present or not is_nil(value.content),
-        do:
-          Map.put(
-            out,
-            "content",
-            e_opt_union_str_or_list_tool_result_block_content(value.content)
-          ),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "content",
+        value.content,
+        &e_union_str_or_list_tool_result_block_content/1
+      )
+
+    out = R.put_optional(out, present, "is_error", value.is_error)
 
     out =
-      if "is_error" in present or not is_nil(value.is_error),
-        do: Map.put(out, "is_error", value.is_error),
-        else: out
-
-    out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
 
     Map.merge(out, value.extra)
   end
@@ -139,14 +127,6 @@ defmodule SearchAgent.ToolResultBlockParam do
 
   defp e_list_tool_result_block_content(value),
     do: Enum.map(value, &SearchAgent.ToolResultBlockContent.to_json/1)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_union_str_or_list_tool_result_block_content(nil), do: nil
-
-  defp e_opt_union_str_or_list_tool_result_block_content(value),
-    do: e_union_str_or_list_tool_result_block_content(value)
 
   defp e_union_str_or_list_tool_result_block_content(value) when is_binary(value), do: value
 

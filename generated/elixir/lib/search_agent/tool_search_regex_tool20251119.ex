@@ -15,6 +15,7 @@ defmodule SearchAgent.ToolSearchRegexTool20251119 do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :tool_search_tool_regex_20251119,
@@ -40,19 +41,6 @@ defmodule SearchAgent.ToolSearchRegexTool20251119 do
   @known_keys ["type", "name", "allowed_callers", "cache_control", "defer_loading", "strict"]
   @optional_keys ["allowed_callers", "cache_control", "defer_loading", "strict"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -97,26 +85,19 @@ defmodule SearchAgent.ToolSearchRegexTool20251119 do
       "name" => "tool_search_tool_regex"
     }
 
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
 
-    out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
-
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "strict", value.strict)
     Map.merge(out, value.extra)
   end
 
@@ -124,7 +105,4 @@ defmodule SearchAgent.ToolSearchRegexTool20251119 do
 
   defp d_opt_cache_control_ephemeral(nil), do: {:ok, nil}
   defp d_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
 end

@@ -12,6 +12,7 @@ defmodule SearchAgent.ToolSearchToolResultError do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:error_code]
@@ -32,19 +33,6 @@ defmodule SearchAgent.ToolSearchToolResultError do
   @known_keys ["type", "error_code", "error_message"]
   @optional_keys ["error_message"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -82,11 +70,7 @@ defmodule SearchAgent.ToolSearchToolResultError do
       "error_code" => value.error_code
     }
 
-    out =
-      if "error_message" in present or not is_nil(value.error_message),
-        do: Map.put(out, "error_message", value.error_message),
-        else: out
-
+    out = R.put_optional(out, present, "error_message", value.error_message)
     Map.merge(out, value.extra)
   end
 

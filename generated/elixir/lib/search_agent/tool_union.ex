@@ -29,6 +29,7 @@ defmodule SearchAgent.ToolUnion do
     * has the key `input_schema` → `SearchAgent.ToolParam`
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @type t ::
@@ -54,19 +55,6 @@ defmodule SearchAgent.ToolUnion do
           | SearchAgent.ToolSearchBm25Tool.t()
           | SearchAgent.ToolSearchRegexTool20251119.t()
           | SearchAgent.ToolSearchRegexTool.t()
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}

@@ -12,6 +12,7 @@ defmodule SearchAgent.TrimState do
   Keys the schema does not declare are rejected.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct count: 0,
@@ -29,19 +30,6 @@ defmodule SearchAgent.TrimState do
   @known_keys ["count", "original_count", "max_count"]
   @optional_keys ["count", "original_count", "max_count"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -68,22 +56,9 @@ defmodule SearchAgent.TrimState do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "count" in present or value.count != 0,
-        do: Map.put(out, "count", value.count),
-        else: out
-
-    out =
-      if "original_count" in present or value.original_count != 0,
-        do: Map.put(out, "original_count", value.original_count),
-        else: out
-
-    out =
-      if "max_count" in present or value.max_count != 3,
-        do: Map.put(out, "max_count", value.max_count),
-        else: out
-
+    out = R.put_unless_default(out, present, "count", value.count, 0)
+    out = R.put_unless_default(out, present, "original_count", value.original_count, 0)
+    out = R.put_unless_default(out, present, "max_count", value.max_count, 3)
     out
   end
 end

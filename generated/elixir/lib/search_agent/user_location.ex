@@ -14,6 +14,7 @@ defmodule SearchAgent.UserLocation do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :approximate,
@@ -37,19 +38,6 @@ defmodule SearchAgent.UserLocation do
   @known_keys ["type", "city", "country", "region", "timezone"]
   @optional_keys ["city", "country", "region", "timezone"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -83,26 +71,10 @@ defmodule SearchAgent.UserLocation do
       "type" => "approximate"
     }
 
-    out =
-      if "city" in present or not is_nil(value.city),
-        do: Map.put(out, "city", value.city),
-        else: out
-
-    out =
-      if "country" in present or not is_nil(value.country),
-        do: Map.put(out, "country", value.country),
-        else: out
-
-    out =
-      if "region" in present or not is_nil(value.region),
-        do: Map.put(out, "region", value.region),
-        else: out
-
-    out =
-      if "timezone" in present or not is_nil(value.timezone),
-        do: Map.put(out, "timezone", value.timezone),
-        else: out
-
+    out = R.put_optional(out, present, "city", value.city)
+    out = R.put_optional(out, present, "country", value.country)
+    out = R.put_optional(out, present, "region", value.region)
+    out = R.put_optional(out, present, "timezone", value.timezone)
     Map.merge(out, value.extra)
   end
 

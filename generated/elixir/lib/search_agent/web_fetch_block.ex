@@ -13,6 +13,7 @@ defmodule SearchAgent.WebFetchBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:url, :content]
@@ -35,19 +36,6 @@ defmodule SearchAgent.WebFetchBlock do
   @known_keys ["type", "url", "retrieved_at", "content"]
   @optional_keys ["retrieved_at"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -83,11 +71,7 @@ defmodule SearchAgent.WebFetchBlock do
       "content" => SearchAgent.DocumentBlock.to_json(value.content)
     }
 
-    out =
-      if "retrieved_at" in present or not is_nil(value.retrieved_at),
-        do: Map.put(out, "retrieved_at", value.retrieved_at),
-        else: out
-
+    out = R.put_optional(out, present, "retrieved_at", value.retrieved_at)
     Map.merge(out, value.extra)
   end
 

@@ -22,6 +22,7 @@ defmodule SearchAgent.WebFetchTool20260318 do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :web_fetch_20260318,
@@ -87,19 +88,6 @@ defmodule SearchAgent.WebFetchTool20260318 do
     "use_cache"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -169,61 +157,35 @@ defmodule SearchAgent.WebFetchTool20260318 do
       "name" => "web_fetch"
     }
 
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
+
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "strict", value.strict)
+    out = R.put_optional(out, present, "allowed_domains", value.allowed_domains)
+    out = R.put_optional(out, present, "blocked_domains", value.blocked_domains)
+    out = R.put_optional(out, present, "max_uses", value.max_uses)
 
     out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "citations",
+        value.citations,
+        &SearchAgent.CitationsConfig.to_json/1
+      )
 
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
-    out =
-      if "allowed_domains" in present or not is_nil(value.allowed_domains),
-        do: Map.put(out, "allowed_domains", value.allowed_domains),
-        else: out
-
-    out =
-      if "blocked_domains" in present or not is_nil(value.blocked_domains),
-        do: Map.put(out, "blocked_domains", value.blocked_domains),
-        else: out
-
-    out =
-      if "max_uses" in present or not is_nil(value.max_uses),
-        do: Map.put(out, "max_uses", value.max_uses),
-        else: out
-
-    out =
-      if "citations" in present or not is_nil(value.citations),
-        do: Map.put(out, "citations", e_opt_citations_config(value.citations)),
-        else: out
-
-    out =
-      if "max_content_tokens" in present or not is_nil(value.max_content_tokens),
-        do: Map.put(out, "max_content_tokens", value.max_content_tokens),
-        else: out
-
-    out =
-      if "response_inclusion" in present or not is_nil(value.response_inclusion),
-        do: Map.put(out, "response_inclusion", value.response_inclusion),
-        else: out
-
-    out =
-      if "use_cache" in present or not is_nil(value.use_cache),
-        do: Map.put(out, "use_cache", value.use_cache),
-        else: out
-
+    out = R.put_optional(out, present, "max_content_tokens", value.max_content_tokens)
+    out = R.put_optional(out, present, "response_inclusion", value.response_inclusion)
+    out = R.put_optional(out, present, "use_cache", value.use_cache)
     Map.merge(out, value.extra)
   end
 
@@ -242,10 +204,4 @@ defmodule SearchAgent.WebFetchTool20260318 do
 
   defp d_opt_list_str(nil), do: {:ok, nil}
   defp d_opt_list_str(value), do: d_list_str(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_citations_config(nil), do: nil
-  defp e_opt_citations_config(value), do: SearchAgent.CitationsConfig.to_json(value)
 end

@@ -13,6 +13,7 @@ defmodule SearchAgent.WebFetchToolResultBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:tool_use_id, :content]
@@ -35,19 +36,6 @@ defmodule SearchAgent.WebFetchToolResultBlock do
   @known_keys ["type", "tool_use_id", "content", "caller"]
   @optional_keys ["caller"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -88,14 +76,7 @@ defmodule SearchAgent.WebFetchToolResultBlock do
       "content" => SearchAgent.WebFetchToolResultContent.to_json(value.content)
     }
 
-    out =
-      if "caller" in present or not is_nil(value.caller),
-        do: Map.put(out, "caller", e_opt_caller(value.caller)),
-        else: out
-
+    out = R.put_optional(out, present, "caller", value.caller, &SearchAgent.Caller.to_json/1)
     Map.merge(out, value.extra)
   end
-
-  defp e_opt_caller(nil), do: nil
-  defp e_opt_caller(value), do: SearchAgent.Caller.to_json(value)
 end

@@ -14,6 +14,7 @@ defmodule SearchAgent.WebSearchResultBlock do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:encrypted_content, :title, :url]
@@ -38,19 +39,6 @@ defmodule SearchAgent.WebSearchResultBlock do
   @known_keys ["type", "encrypted_content", "page_age", "title", "url"]
   @optional_keys ["page_age"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -88,11 +76,7 @@ defmodule SearchAgent.WebSearchResultBlock do
       "url" => value.url
     }
 
-    out =
-      if "page_age" in present or not is_nil(value.page_age),
-        do: Map.put(out, "page_age", value.page_age),
-        else: out
-
+    out = R.put_optional(out, present, "page_age", value.page_age)
     Map.merge(out, value.extra)
   end
 

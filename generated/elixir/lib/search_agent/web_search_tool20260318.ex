@@ -20,6 +20,7 @@ defmodule SearchAgent.WebSearchTool20260318 do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :web_search_20260318,
@@ -77,19 +78,6 @@ defmodule SearchAgent.WebSearchTool20260318 do
     "response_inclusion"
   ]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -154,51 +142,33 @@ defmodule SearchAgent.WebSearchTool20260318 do
       "name" => "web_search"
     }
 
-    out =
-      if "allowed_callers" in present or not is_nil(value.allowed_callers),
-        do: Map.put(out, "allowed_callers", value.allowed_callers),
-        else: out
+    out = R.put_optional(out, present, "allowed_callers", value.allowed_callers)
 
     out =
-      if "cache_control" in present or not is_nil(value.cache_control),
-        do: Map.put(out, "cache_control", e_opt_cache_control_ephemeral(value.cache_control)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "cache_control",
+        value.cache_control,
+        &SearchAgent.CacheControlEphemeral.to_json/1
+      )
+
+    out = R.put_optional(out, present, "defer_loading", value.defer_loading)
+    out = R.put_optional(out, present, "strict", value.strict)
+    out = R.put_optional(out, present, "allowed_domains", value.allowed_domains)
+    out = R.put_optional(out, present, "blocked_domains", value.blocked_domains)
+    out = R.put_optional(out, present, "max_uses", value.max_uses)
 
     out =
-      if "defer_loading" in present or not is_nil(value.defer_loading),
-        do: Map.put(out, "defer_loading", value.defer_loading),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "user_location",
+        value.user_location,
+        &SearchAgent.UserLocation.to_json/1
+      )
 
-    out =
-      if "strict" in present or not is_nil(value.strict),
-        do: Map.put(out, "strict", value.strict),
-        else: out
-
-    out =
-      if "allowed_domains" in present or not is_nil(value.allowed_domains),
-        do: Map.put(out, "allowed_domains", value.allowed_domains),
-        else: out
-
-    out =
-      if "blocked_domains" in present or not is_nil(value.blocked_domains),
-        do: Map.put(out, "blocked_domains", value.blocked_domains),
-        else: out
-
-    out =
-      if "max_uses" in present or not is_nil(value.max_uses),
-        do: Map.put(out, "max_uses", value.max_uses),
-        else: out
-
-    out =
-      if "user_location" in present or not is_nil(value.user_location),
-        do: Map.put(out, "user_location", e_opt_user_location(value.user_location)),
-        else: out
-
-    out =
-      if "response_inclusion" in present or not is_nil(value.response_inclusion),
-        do: Map.put(out, "response_inclusion", value.response_inclusion),
-        else: out
-
+    out = R.put_optional(out, present, "response_inclusion", value.response_inclusion)
     Map.merge(out, value.extra)
   end
 
@@ -217,10 +187,4 @@ defmodule SearchAgent.WebSearchTool20260318 do
 
   defp d_opt_user_location(nil), do: {:ok, nil}
   defp d_opt_user_location(value), do: SearchAgent.UserLocation.decode(value)
-
-  defp e_opt_cache_control_ephemeral(nil), do: nil
-  defp e_opt_cache_control_ephemeral(value), do: SearchAgent.CacheControlEphemeral.to_json(value)
-
-  defp e_opt_user_location(nil), do: nil
-  defp e_opt_user_location(value), do: SearchAgent.UserLocation.to_json(value)
 end

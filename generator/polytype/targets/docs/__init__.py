@@ -15,7 +15,7 @@ from polytype import ir
 from polytype.targets.base import OutputFile
 from polytype.targets.base.render import RenderEnv, md_cell, md_code, md_text
 from polytype.targets.docs.describe import Describer, label, link
-from polytype.targets.docs.diagram import diagram
+from polytype.targets.docs.diagram import diagram, too_large
 from polytype.targets.docs.sections import (
     alias_section,
     enum_section,
@@ -54,6 +54,9 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
                 sections.append(alias_section(named, describer))
             case _ as unreachable:
                 assert_never(unreachable)
+    view = diagram(module, describer)
+    diagram_text = env.render("docs/diagram.mmd.j2", diagram=view)
+    refused = too_large(diagram_text, view)
     text = env.render(
         "docs/module.md.j2",
         module=module,
@@ -62,7 +65,13 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         header="| " + " | ".join(HEADER) + " |",
         rule="|" + "|".join("-" * (len(cell) + 2) for cell in HEADER) + "|",
         sections=sections,
-        diagram=diagram(module, describer),
+        diagram="" if refused else diagram_text,
+        diagram_note=(
+            f"{len(view.classes):,} types: too many for one Mermaid diagram ({refused}). "
+            "The tables below describe every type."
+            if refused
+            else ""
+        ),
         schema=md_code(module.schema_path),
         python=md_code(f"{module_dir(module.name, env)}/dataclass_models.py"),
         elixir=md_code(f"elixir/{module_file(namespace(module))[:-3]}/"),

@@ -1,5 +1,5 @@
 """The Mermaid class diagram of a module: one class per named type and the edges
-between them (`DiagramView`)."""
+between them (`DiagramView`), left out where Mermaid would refuse to draw it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,20 @@ from polytype.targets.base.render import mermaid_id, mermaid_text
 from polytype.targets.docs.describe import Describer
 from polytype.targets.docs.views import DiagramView, MermaidClass
 from polytype.targets.python.names import enum_members, field_names, type_name, type_names
+
+# Mermaid's defaults (`maxTextSize`, `maxEdges`): GitHub and the Mermaid live editor draw
+# nothing but an error for a larger diagram, so a module past either gets a sentence instead.
+MERMAID_MAX_TEXT = 50_000
+MERMAID_MAX_EDGES = 500
+
+
+def too_large(text: str, view: DiagramView) -> str:
+    """Why Mermaid would refuse the diagram `text` of `view` ("" when it draws it)."""
+    if len(view.edges) > MERMAID_MAX_EDGES:
+        return f"{len(view.edges):,} edges (Mermaid draws at most {MERMAID_MAX_EDGES:,})"
+    if len(text) > MERMAID_MAX_TEXT:
+        return f"{len(text):,} characters (Mermaid draws at most {MERMAID_MAX_TEXT:,})"
+    return ""
 
 
 def _field_annotation(item: ir.Field, describer: Describer) -> str:

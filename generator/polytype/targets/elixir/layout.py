@@ -348,6 +348,15 @@ def assignment(variable: str, conditional: Conditional, indent: int) -> str:
     )
 
 
+def assigned(variable: str, code: Code, indent: int) -> str:
+    """`variable = code` at column `indent`; one that does not fit puts `code` on the next
+    line, two columns in, broken there as `laid` breaks it (as `mix format` does)."""
+    one_line = f"{variable} = {flat(code)}"
+    if fits(one_line, indent):
+        return one_line
+    return f"{variable} =\n{' ' * (indent + 2)}{laid(code, indent + 2)}"
+
+
 def _keyword_value(key: str, value: Code, indent: int, ending: str) -> str:
     """`key: value` of a keyword list broken one pair a line (column `indent`)."""
     pad = " " * indent

@@ -229,17 +229,20 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
                 default,
             )
         optional_steps.append((layout.Items("{", (":ok", variable)), call))
-        if default == "nil":
-            compared: layout.Code = ""
-            encoded = gen.encode(item.type if item.nullable else ir.Nullable(item.type), access)
+        if item.aliases:  # written back under the spelling it was read in
+            encoded_type = (
+                item.type if item.nullable or default != "nil" else ir.Nullable(item.type)
+            )
+            put = layout.call("Map.put", "out", spelling, gen.encode(encoded_type, access))
+            compared: layout.Code = "" if default == "nil" else default
+            conditional = layout.Conditional(
+                f"{ex_str(item.json_key)} in present", access, compared, put, "out"
+            )
+            encode_optional.append(layout.assignment("out", conditional, 4))
         else:
-            compared = default
-            encoded = gen.encode(item.type, access)
-        put = layout.call("Map.put", "out", spelling, encoded)
-        conditional = layout.Conditional(
-            f"{ex_str(item.json_key)} in present", access, compared, put, "out"
-        )
-        encode_optional.append(layout.assignment("out", conditional, 4))
+            encode_optional.append(
+                layout.assigned("out", _put_optional(item, access, default, gen), 4)
+            )
     attributes: list[str] = []
     # what no type expresses, on the whole JSON object before anything else
     steps: list[tuple[layout.Code, layout.Code]] = [
@@ -331,6 +334,24 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
         encode_argument="value" if reads_value else "_value",
         helpers=gen.finished_helpers(),
     )
+
+
+def _put_optional(item: ir.Field, access: str, default: layout.Code, gen: FileGen) -> layout.Call:
+    """The runtime call writing an optional key back: when it was read, or when its value
+    is not its default (nil: not set), encoded by the type's encoder (none: as it is)."""
+    args: list[layout.Code] = ["out", "present", ex_str(item.json_key), access]
+    encoded_type = item.type
+    if default == "nil":
+        name = f"{RUNTIME_ALIAS}.put_optional"  # writes nil as it is: the encoder never sees it
+        if isinstance(encoded_type, ir.Nullable):
+            encoded_type = encoded_type.inner
+    else:
+        name = f"{RUNTIME_ALIAS}.put_unless_default"
+        args.append(default)
+    encoder = gen.encoder(encoded_type)
+    if encoder is not None:
+        args.append(f"&{encoder}/1")
+    return layout.call(name, *args)
 
 
 def _attribute(name: str, items: Sequence[layout.Code], indent: int = 2) -> str:

@@ -21,6 +21,7 @@ defmodule ClaudeCode.Message.AssistantMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:message]
@@ -84,19 +85,6 @@ defmodule ClaudeCode.Message.AssistantMessage do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -155,55 +143,24 @@ defmodule ClaudeCode.Message.AssistantMessage do
       "message" => ClaudeCode.AssistantMessageBody.to_json(value.message)
     }
 
-    out =
-      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
-        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
-        else: out
+    out = R.put_optional(out, present, "parent_tool_use_id", value.parent_tool_use_id)
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "request_id", value.request_id)
+    out = R.put_optional(out, present, "aborted", value.aborted)
+    out = R.put_optional(out, present, "error", value.error)
+    out = R.put_optional(out, present, "wire_tool_inputs", value.wire_tool_inputs)
+    out = R.put_optional(out, present, "local_command_source", value.local_command_source)
 
     out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "request_id" in present or not is_nil(value.request_id),
-        do: Map.put(out, "request_id", value.request_id),
-        else: out
-
-    out =
-      if "aborted" in present or not is_nil(value.aborted),
-        do: Map.put(out, "aborted", value.aborted),
-        else: out
-
-    out =
-      if "error" in present or not is_nil(value.error),
-        do: Map.put(out, "error", value.error),
-        else: out
-
-    out =
-      if "wire_tool_inputs" in present or not is_nil(value.wire_tool_inputs),
-        do: Map.put(out, "wire_tool_inputs", value.wire_tool_inputs),
-        else: out
-
-    out =
-      if "local_command_source" in present or not is_nil(value.local_command_source),
-        do: Map.put(out, "local_command_source", value.local_command_source),
-        else: out
-
-    out =
-      if "local_command_run" in present or not is_nil(value.local_command_run),
-        do: Map.put(out, "local_command_run", e_opt_local_command_run(value.local_command_run)),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "local_command_run",
+        value.local_command_run,
+        &ClaudeCode.LocalCommandRun.to_json/1
+      )
 
     Map.merge(out, value.extra)
   end
@@ -212,7 +169,4 @@ defmodule ClaudeCode.Message.AssistantMessage do
 
   defp d_opt_str(nil), do: {:ok, nil}
   defp d_opt_str(value), do: R.string(value)
-
-  defp e_opt_local_command_run(nil), do: nil
-  defp e_opt_local_command_run(value), do: ClaudeCode.LocalCommandRun.to_json(value)
 end

@@ -40,6 +40,7 @@ defmodule ClaudeCode.Message.ResultMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:subtype, :is_error, :duration_ms, :session_id, :num_turns]
@@ -189,19 +190,6 @@ defmodule ClaudeCode.Message.ResultMessage do
     {"sessionId", "session_id"},
     {"numTurns", "num_turns"}
   ]
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -365,10 +353,7 @@ defmodule ClaudeCode.Message.ResultMessage do
       R.spelling(present, ["num_turns", "numTurns"]) => value.num_turns
     }
 
-    out =
-      if "result" in present or not is_nil(value.result),
-        do: Map.put(out, "result", value.result),
-        else: out
+    out = R.put_optional(out, present, "result", value.result)
 
     out =
       if "total_cost_usd" in present or not is_nil(value.total_cost_usd),
@@ -398,111 +383,38 @@ defmodule ClaudeCode.Message.ResultMessage do
           Map.put(out, R.spelling(present, ["total_tokens", "totalTokens"]), value.total_tokens),
         else: out
 
-    out =
-      if "duration_api_ms" in present or not is_nil(value.duration_api_ms),
-        do: Map.put(out, "duration_api_ms", value.duration_api_ms),
-        else: out
+    out = R.put_optional(out, present, "duration_api_ms", value.duration_api_ms)
+    out = R.put_optional(out, present, "stop_reason", value.stop_reason)
+    out = R.put_optional(out, present, "usage", value.usage, &ClaudeCode.Usage.to_json/1)
+    out = R.put_optional(out, present, "modelUsage", value.model_usage, &e_map_model_usage/1)
 
     out =
-      if "stop_reason" in present or not is_nil(value.stop_reason),
-        do: Map.put(out, "stop_reason", value.stop_reason),
-        else: out
+      R.put_optional(
+        out,
+        present,
+        "permission_denials",
+        value.permission_denials,
+        &e_list_permission_denial/1
+      )
+
+    out = R.put_optional(out, present, "terminal_reason", value.terminal_reason)
+    out = R.put_optional(out, present, "fast_mode_state", value.fast_mode_state)
 
     out =
-      if "usage" in present or not is_nil(value.usage),
-        do: Map.put(out, "usage", e_opt_usage(value.usage)),
-        else: out
+      R.put_optional(out, present, "fast_mode_disabled_reason", value.fast_mode_disabled_reason)
 
-    out =
-      if "modelUsage" in present or not is_nil(value.model_usage),
-        do: Map.put(out, "modelUsage", e_opt_map_model_usage(value.model_usage)),
-        else: out
-
-    out =
-      if "permission_denials" in present or not is_nil(value.permission_denials),
-        do:
-          Map.put(
-            out,
-            "permission_denials",
-            e_opt_list_permission_denial(value.permission_denials)
-          ),
-        else: out
-
-    out =
-      if "terminal_reason" in present or not is_nil(value.terminal_reason),
-        do: Map.put(out, "terminal_reason", value.terminal_reason),
-        else: out
-
-    out =
-      if "fast_mode_state" in present or not is_nil(value.fast_mode_state),
-        do: Map.put(out, "fast_mode_state", value.fast_mode_state),
-        else: out
-
-    out =
-      if "fast_mode_disabled_reason" in present or not is_nil(value.fast_mode_disabled_reason),
-        do: Map.put(out, "fast_mode_disabled_reason", value.fast_mode_disabled_reason),
-        else: out
-
-    out =
-      if "subagent_stats" in present or not is_nil(value.subagent_stats),
-        do: Map.put(out, "subagent_stats", value.subagent_stats),
-        else: out
-
-    out =
-      if "api_error_status" in present or not is_nil(value.api_error_status),
-        do: Map.put(out, "api_error_status", value.api_error_status),
-        else: out
-
-    out =
-      if "errors" in present or not is_nil(value.errors),
-        do: Map.put(out, "errors", value.errors),
-        else: out
-
-    out =
-      if "local_command" in present or not is_nil(value.local_command),
-        do: Map.put(out, "local_command", value.local_command),
-        else: out
-
-    out =
-      if "structured_output" in present or not is_nil(value.structured_output),
-        do: Map.put(out, "structured_output", value.structured_output),
-        else: out
-
-    out =
-      if "ttft_ms" in present or not is_nil(value.ttft_ms),
-        do: Map.put(out, "ttft_ms", value.ttft_ms),
-        else: out
-
-    out =
-      if "ttft_stream_ms" in present or not is_nil(value.ttft_stream_ms),
-        do: Map.put(out, "ttft_stream_ms", value.ttft_stream_ms),
-        else: out
-
-    out =
-      if "time_to_request_ms" in present or not is_nil(value.time_to_request_ms),
-        do: Map.put(out, "time_to_request_ms", value.time_to_request_ms),
-        else: out
-
-    out =
-      if "first_content_frame_ms" in present or not is_nil(value.first_content_frame_ms),
-        do: Map.put(out, "first_content_frame_ms", value.first_content_frame_ms),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "queued_turn_count" in present or not is_nil(value.queued_turn_count),
-        do: Map.put(out, "queued_turn_count", value.queued_turn_count),
-        else: out
-
-    out =
-      if "result_index" in present or not is_nil(value.result_index),
-        do: Map.put(out, "result_index", value.result_index),
-        else: out
-
+    out = R.put_optional(out, present, "subagent_stats", value.subagent_stats)
+    out = R.put_optional(out, present, "api_error_status", value.api_error_status)
+    out = R.put_optional(out, present, "errors", value.errors)
+    out = R.put_optional(out, present, "local_command", value.local_command)
+    out = R.put_optional(out, present, "structured_output", value.structured_output)
+    out = R.put_optional(out, present, "ttft_ms", value.ttft_ms)
+    out = R.put_optional(out, present, "ttft_stream_ms", value.ttft_stream_ms)
+    out = R.put_optional(out, present, "time_to_request_ms", value.time_to_request_ms)
+    out = R.put_optional(out, present, "first_content_frame_ms", value.first_content_frame_ms)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "queued_turn_count", value.queued_turn_count)
+    out = R.put_optional(out, present, "result_index", value.result_index)
     Map.merge(out, value.extra)
   end
 
@@ -526,13 +438,4 @@ defmodule ClaudeCode.Message.ResultMessage do
 
   defp e_map_model_usage(value),
     do: Map.new(value, fn {key, item} -> {key, ClaudeCode.ModelUsage.to_json(item)} end)
-
-  defp e_opt_list_permission_denial(nil), do: nil
-  defp e_opt_list_permission_denial(value), do: e_list_permission_denial(value)
-
-  defp e_opt_map_model_usage(nil), do: nil
-  defp e_opt_map_model_usage(value), do: e_map_model_usage(value)
-
-  defp e_opt_usage(nil), do: nil
-  defp e_opt_usage(value), do: ClaudeCode.Usage.to_json(value)
 end

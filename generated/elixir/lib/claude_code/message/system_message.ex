@@ -40,6 +40,7 @@ defmodule ClaudeCode.Message.SystemMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:cwd, :session_id, :tools, :model, :permission_mode, :api_key_source]
@@ -191,19 +192,6 @@ defmodule ClaudeCode.Message.SystemMessage do
     {"environmentPlan", "environment_plan"},
     {"userType", "user_type"}
   ]
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -402,80 +390,26 @@ defmodule ClaudeCode.Message.SystemMessage do
           ),
         else: out
 
-    out =
-      if "slash_commands" in present or not is_nil(value.slash_commands),
-        do: Map.put(out, "slash_commands", value.slash_commands),
-        else: out
+    out = R.put_optional(out, present, "slash_commands", value.slash_commands)
+    out = R.put_optional(out, present, "terminal_slash_commands", value.terminal_slash_commands)
+    out = R.put_optional(out, present, "claude_code_version", value.claude_code_version)
+    out = R.put_optional(out, present, "output_style", value.output_style)
+    out = R.put_optional(out, present, "agents", value.agents)
+    out = R.put_optional(out, present, "skills", value.skills)
+    out = R.put_optional(out, present, "plugins", value.plugins, &e_list_plugin_info/1)
+    out = R.put_optional(out, present, "capabilities", value.capabilities)
+    out = R.put_optional(out, present, "analytics_disabled", value.analytics_disabled)
 
     out =
-      if "terminal_slash_commands" in present or not is_nil(value.terminal_slash_commands),
-        do: Map.put(out, "terminal_slash_commands", value.terminal_slash_commands),
-        else: out
+      R.put_optional(out, present, "product_feedback_disabled", value.product_feedback_disabled)
+
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "memory_paths", value.memory_paths)
+    out = R.put_optional(out, present, "messaging_socket_path", value.messaging_socket_path)
+    out = R.put_optional(out, present, "fast_mode_state", value.fast_mode_state)
 
     out =
-      if "claude_code_version" in present or not is_nil(value.claude_code_version),
-        do: Map.put(out, "claude_code_version", value.claude_code_version),
-        else: out
-
-    out =
-      if "output_style" in present or not is_nil(value.output_style),
-        do: Map.put(out, "output_style", value.output_style),
-        else: out
-
-    out =
-      if "agents" in present or not is_nil(value.agents),
-        do: Map.put(out, "agents", value.agents),
-        else: out
-
-    out =
-      if "skills" in present or not is_nil(value.skills),
-        do: Map.put(out, "skills", value.skills),
-        else: out
-
-    out =
-      if "plugins" in present or not is_nil(value.plugins),
-        do: Map.put(out, "plugins", e_opt_list_plugin_info(value.plugins)),
-        else: out
-
-    out =
-      if "capabilities" in present or not is_nil(value.capabilities),
-        do: Map.put(out, "capabilities", value.capabilities),
-        else: out
-
-    out =
-      if "analytics_disabled" in present or not is_nil(value.analytics_disabled),
-        do: Map.put(out, "analytics_disabled", value.analytics_disabled),
-        else: out
-
-    out =
-      if "product_feedback_disabled" in present or not is_nil(value.product_feedback_disabled),
-        do: Map.put(out, "product_feedback_disabled", value.product_feedback_disabled),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "memory_paths" in present or not is_nil(value.memory_paths),
-        do: Map.put(out, "memory_paths", value.memory_paths),
-        else: out
-
-    out =
-      if "messaging_socket_path" in present or not is_nil(value.messaging_socket_path),
-        do: Map.put(out, "messaging_socket_path", value.messaging_socket_path),
-        else: out
-
-    out =
-      if "fast_mode_state" in present or not is_nil(value.fast_mode_state),
-        do: Map.put(out, "fast_mode_state", value.fast_mode_state),
-        else: out
-
-    out =
-      if "fast_mode_disabled_reason" in present or not is_nil(value.fast_mode_disabled_reason),
-        do: Map.put(out, "fast_mode_disabled_reason", value.fast_mode_disabled_reason),
-        else: out
+      R.put_optional(out, present, "fast_mode_disabled_reason", value.fast_mode_disabled_reason)
 
     out =
       if "max_thinking_tokens" in present or not is_nil(value.max_thinking_tokens),
@@ -570,9 +504,6 @@ defmodule ClaudeCode.Message.SystemMessage do
 
   defp e_opt_list_mcp_server_status(nil), do: nil
   defp e_opt_list_mcp_server_status(value), do: e_list_mcp_server_status(value)
-
-  defp e_opt_list_plugin_info(nil), do: nil
-  defp e_opt_list_plugin_info(value), do: e_list_plugin_info(value)
 
   defp e_opt_session_type(nil), do: nil
   defp e_opt_session_type(value), do: ClaudeCode.SessionType.to_json(value)

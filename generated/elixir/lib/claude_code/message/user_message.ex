@@ -17,6 +17,7 @@ defmodule ClaudeCode.Message.UserMessage do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:message]
@@ -64,19 +65,6 @@ defmodule ClaudeCode.Message.UserMessage do
   ]
   @aliases []
 
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
-
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
   def decode(data) when is_map(data) do
@@ -119,36 +107,12 @@ defmodule ClaudeCode.Message.UserMessage do
       "message" => ClaudeCode.UserMessageBody.to_json(value.message)
     }
 
-    out =
-      if "parent_tool_use_id" in present or not is_nil(value.parent_tool_use_id),
-        do: Map.put(out, "parent_tool_use_id", value.parent_tool_use_id),
-        else: out
-
-    out =
-      if "session_id" in present or not is_nil(value.session_id),
-        do: Map.put(out, "session_id", value.session_id),
-        else: out
-
-    out =
-      if "uuid" in present or not is_nil(value.uuid),
-        do: Map.put(out, "uuid", value.uuid),
-        else: out
-
-    out =
-      if "timestamp" in present or not is_nil(value.timestamp),
-        do: Map.put(out, "timestamp", value.timestamp),
-        else: out
-
-    out =
-      if "isReplay" in present or not is_nil(value.is_replay),
-        do: Map.put(out, "isReplay", value.is_replay),
-        else: out
-
-    out =
-      if "tool_use_result" in present or not is_nil(value.tool_use_result),
-        do: Map.put(out, "tool_use_result", value.tool_use_result),
-        else: out
-
+    out = R.put_optional(out, present, "parent_tool_use_id", value.parent_tool_use_id)
+    out = R.put_optional(out, present, "session_id", value.session_id)
+    out = R.put_optional(out, present, "uuid", value.uuid)
+    out = R.put_optional(out, present, "timestamp", value.timestamp)
+    out = R.put_optional(out, present, "isReplay", value.is_replay)
+    out = R.put_optional(out, present, "tool_use_result", value.tool_use_result)
     Map.merge(out, value.extra)
   end
 

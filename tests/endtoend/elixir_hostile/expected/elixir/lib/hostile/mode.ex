@@ -15,6 +15,7 @@ defmodule Hostile.Mode do
     * `\"\\\"quoted\\\"\"` ↔ `:quoted`
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @type t :: :accept_edits | :nil_ | :x | :with_space | :quoted
@@ -22,19 +23,6 @@ defmodule Hostile.Mode do
   @doc "Every value, in schema order."
   @spec values() :: [t()]
   def values, do: [:accept_edits, :nil_, :x, :with_space, :quoted]
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}

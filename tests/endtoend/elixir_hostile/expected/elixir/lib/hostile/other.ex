@@ -11,6 +11,7 @@ defmodule Hostile.Other do
   Keys the schema does not declare are rejected.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct type: :other,
@@ -26,19 +27,6 @@ defmodule Hostile.Other do
   @known_keys ["type", "n"]
   @optional_keys ["n"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -65,7 +53,7 @@ defmodule Hostile.Other do
       "type" => "other"
     }
 
-    out = if "n" in present or not is_nil(value.n), do: Map.put(out, "n", value.n), else: out
+    out = R.put_optional(out, present, "n", value.n)
     out
   end
 end

@@ -21,6 +21,7 @@ defmodule Hostile.Thing do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:odd_key_k, :session_id]
@@ -74,19 +75,6 @@ defmodule Hostile.Thing do
   @optional_keys ["mode", "plain", "count", "ratio", "name", "tags", "meta", "either", "maybe"]
   @aliases [{"session_id", "sessionId"}]
   @pattern_0 Regex.compile!("^[a-z\"\#{}]+$", "u")
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -143,50 +131,23 @@ defmodule Hostile.Thing do
     }
 
     out =
-      if "mode" in present or value.mode != :accept_edits,
-        do: Map.put(out, "mode", Hostile.Mode.to_json(value.mode)),
-        else: out
+      R.put_unless_default(
+        out,
+        present,
+        "mode",
+        value.mode,
+        :accept_edits,
+        &Hostile.Mode.to_json/1
+      )
 
-    out =
-      if "plain" in present or not is_nil(value.plain),
-        do: Map.put(out, "plain", value.plain),
-        else: out
-
-    out =
-      if "count" in present or not is_nil(value.count),
-        do: Map.put(out, "count", value.count),
-        else: out
-
-    out =
-      if "ratio" in present or value.ratio != 0.5,
-        do: Map.put(out, "ratio", value.ratio),
-        else: out
-
-    out =
-      if "name" in present or not is_nil(value.name),
-        do: Map.put(out, "name", value.name),
-        else: out
-
-    out =
-      if "tags" in present or not is_nil(value.tags),
-        do: Map.put(out, "tags", value.tags),
-        else: out
-
-    out =
-      if "meta" in present or not is_nil(value.meta),
-        do: Map.put(out, "meta", value.meta),
-        else: out
-
-    out =
-      if "either" in present or not is_nil(value.either),
-        do: Map.put(out, "either", e_opt_union_str_or_list_mode(value.either)),
-        else: out
-
-    out =
-      if "maybe" in present or not is_nil(value.maybe),
-        do: Map.put(out, "maybe", value.maybe),
-        else: out
-
+    out = R.put_optional(out, present, "plain", value.plain)
+    out = R.put_optional(out, present, "count", value.count)
+    out = R.put_unless_default(out, present, "ratio", value.ratio, 0.5)
+    out = R.put_optional(out, present, "name", value.name)
+    out = R.put_optional(out, present, "tags", value.tags)
+    out = R.put_optional(out, present, "meta", value.meta)
+    out = R.put_optional(out, present, "either", value.either, &e_union_str_or_list_mode/1)
+    out = R.put_optional(out, present, "maybe", value.maybe)
     Map.merge(out, value.extra)
   end
 
@@ -231,9 +192,6 @@ defmodule Hostile.Thing do
   defp d_union_str_or_list_mode(value), do: R.type_error("string or array", value)
 
   defp e_list_mode(value), do: Enum.map(value, &Hostile.Mode.to_json/1)
-
-  defp e_opt_union_str_or_list_mode(nil), do: nil
-  defp e_opt_union_str_or_list_mode(value), do: e_union_str_or_list_mode(value)
 
   defp e_union_str_or_list_mode(value) when is_binary(value), do: value
   defp e_union_str_or_list_mode(value) when is_list(value), do: e_list_mode(value)

@@ -11,6 +11,7 @@ defmodule Tagged.Tagged do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   defstruct when_: nil,
@@ -29,19 +30,6 @@ defmodule Tagged.Tagged do
   @optional_keys ["when", "tags"]
   @aliases []
   @schema_check_0 %{"not" => %{"format" => "date-time"}}
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -66,17 +54,8 @@ defmodule Tagged.Tagged do
   def to_json(%__MODULE__{} = value) do
     present = value.__present__
     out = %{}
-
-    out =
-      if "when" in present or not is_nil(value.when_),
-        do: Map.put(out, "when", value.when_),
-        else: out
-
-    out =
-      if "tags" in present or not is_nil(value.tags),
-        do: Map.put(out, "tags", value.tags),
-        else: out
-
+    out = R.put_optional(out, present, "when", value.when_)
+    out = R.put_optional(out, present, "tags", value.tags)
     Map.merge(out, value.extra)
   end
 

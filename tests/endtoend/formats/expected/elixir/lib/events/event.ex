@@ -14,6 +14,7 @@ defmodule Events.Event do
   Keys the schema does not declare are rejected.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:created]
@@ -36,19 +37,6 @@ defmodule Events.Event do
   @known_keys ["created", "day", "id", "count", "link"]
   @optional_keys ["day", "id", "count", "link"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -82,23 +70,10 @@ defmodule Events.Event do
       "created" => value.created
     }
 
-    out =
-      if "day" in present or not is_nil(value.day),
-        do: Map.put(out, "day", value.day),
-        else: out
-
-    out = if "id" in present or not is_nil(value.id), do: Map.put(out, "id", value.id), else: out
-
-    out =
-      if "count" in present or not is_nil(value.count),
-        do: Map.put(out, "count", value.count),
-        else: out
-
-    out =
-      if "link" in present or not is_nil(value.link),
-        do: Map.put(out, "link", value.link),
-        else: out
-
+    out = R.put_optional(out, present, "day", value.day)
+    out = R.put_optional(out, present, "id", value.id)
+    out = R.put_optional(out, present, "count", value.count)
+    out = R.put_optional(out, present, "link", value.link)
     out
   end
 

@@ -16,6 +16,7 @@ defmodule Signals.Reply do
   Keys the schema does not declare are kept in `:extra` and written back by `to_json/1`.
   """
 
+  use PolytypeGenerated.Runtime.Decodable
   alias PolytypeGenerated.Runtime, as: R
 
   @enforce_keys [:stop_reason, :status]
@@ -44,19 +45,6 @@ defmodule Signals.Reply do
   @known_keys ["stop_reason", "status", "mode", "kind", "history", "previous", "color"]
   @optional_keys ["mode", "kind", "history", "previous", "color"]
   @aliases []
-
-  @doc """
-  Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
-
-  Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
-  offending value, e.g. `"$.content[2].text"`.
-  """
-  @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
-  def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
-
-  @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
-  @spec from_json!(term()) :: t()
-  def from_json!(data), do: R.bang(from_json(data))
 
   @doc false
   @spec decode(term()) :: {:ok, t()} | {:error, R.error()}
@@ -97,31 +85,11 @@ defmodule Signals.Reply do
       "status" => Signals.Status.to_json(value.status)
     }
 
-    out =
-      if "mode" in present or not is_nil(value.mode),
-        do: Map.put(out, "mode", value.mode),
-        else: out
-
-    out =
-      if "kind" in present or not is_nil(value.kind),
-        do: Map.put(out, "kind", value.kind),
-        else: out
-
-    out =
-      if "history" in present or not is_nil(value.history),
-        do: Map.put(out, "history", e_opt_list_status(value.history)),
-        else: out
-
-    out =
-      if "previous" in present or not is_nil(value.previous),
-        do: Map.put(out, "previous", value.previous),
-        else: out
-
-    out =
-      if "color" in present or not is_nil(value.color),
-        do: Map.put(out, "color", value.color),
-        else: out
-
+    out = R.put_optional(out, present, "mode", value.mode)
+    out = R.put_optional(out, present, "kind", value.kind)
+    out = R.put_optional(out, present, "history", value.history, &e_list_status/1)
+    out = R.put_optional(out, present, "previous", value.previous)
+    out = R.put_optional(out, present, "color", value.color)
     Map.merge(out, value.extra)
   end
 
@@ -131,7 +99,4 @@ defmodule Signals.Reply do
   defp d_opt_stop_reason(value), do: Signals.StopReason.decode(value)
 
   defp e_list_status(value), do: Enum.map(value, &Signals.Status.to_json/1)
-
-  defp e_opt_list_status(nil), do: nil
-  defp e_opt_list_status(value), do: e_list_status(value)
 end

@@ -30,6 +30,32 @@ defmodule PolytypeGenerated.Runtime do
     def message(%__MODULE__{path: path, reason: reason}), do: path <> ": " <> reason
   end
 
+  defmodule Decodable do
+    @moduledoc """
+    `from_json/1` and `from_json!/1` of a generated module: `use PolytypeGenerated.Runtime.Decodable`
+    in a module that defines its type `t()` and its `decode/1`.
+    """
+
+    alias PolytypeGenerated.Runtime, as: R
+
+    defmacro __using__(_options) do
+      quote do
+        @doc """
+        Decodes JSON data (as `:jiffy` or `Jason` return it, with string keys).
+
+        Returns `{:ok, value}` or `{:error, {path, reason}}` where `path` points at the
+        offending value, e.g. `"$.content[2].text"`.
+        """
+        @spec from_json(term()) :: {:ok, t()} | {:error, R.error()}
+        def from_json(data), do: R.finish(R.within_depth(data, &decode/1))
+
+        @doc "Like `from_json/1`, but raises `PolytypeGenerated.Runtime.DecodeError`."
+        @spec from_json!(term()) :: t()
+        def from_json!(data), do: R.bang(from_json(data))
+      end
+    end
+  end
+
   @identifier ~r/^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u
 
   @doc "Turns a relative error path into an absolute one (`$...`)."
@@ -341,6 +367,28 @@ defmodule PolytypeGenerated.Runtime do
     Enum.reduce(aliases, keys, fn {alias_key, key}, acc ->
       if Map.has_key?(data, alias_key), do: Enum.uniq(acc ++ [alias_key, key]), else: acc
     end)
+  end
+
+  @typep encoder :: (term() -> json()) | nil
+
+  @doc "Writes an optional `key` when it was read (`present`) or `value` is not nil, encoded by `encode`."
+  @spec put_optional(map(), [String.t()], String.t(), term(), encoder()) :: map()
+  def put_optional(out, present, key, value, encode \\ nil)
+
+  def put_optional(out, present, key, nil, _encode),
+    do: if(key in present, do: Map.put(out, key, nil), else: out)
+
+  def put_optional(out, _present, key, value, nil), do: Map.put(out, key, value)
+  def put_optional(out, _present, key, value, encode), do: Map.put(out, key, encode.(value))
+
+  @doc "Writes an optional `key` when it was read (`present`) or `value` is not its `default`."
+  @spec put_unless_default(map(), [String.t()], String.t(), term(), term(), encoder()) :: map()
+  def put_unless_default(out, present, key, value, default, encode \\ nil) do
+    cond do
+      value == default and key not in present -> out
+      encode == nil -> Map.put(out, key, value)
+      true -> Map.put(out, key, encode.(value))
+    end
   end
 
   @doc "The key to write: the alias that was read, else the schema's own key."

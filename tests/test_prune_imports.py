@@ -38,6 +38,10 @@ BODIES = {
     "attribute": "def f(x: object) -> object:\n    return x.json.re\n",
     "defined here": "def cast(x: object) -> object:\n    return x\n\n\nY = cast(1)\n",
     "top-level if": "if True:\n    JSONValue = int\nelse:\n    re = None\nZ: TypeAlias = JSONValue\n",
+    "hash in a string": "X = \"# json\" + '#' + str(re)\n",
+    "quote in a comment": "# it's json's \"re\"\nX = cast(int, 1)\n",
+    "adjacent strings": "X = \"a\"\"b\" 'c''d' + json.dumps(1)\nY = \"\"\"re\"\"\" '''_guard'''\n",
+    "repeated lines": "def f() -> None:\n    pass\n\n\ndef g() -> None:\n    pass\n\n\nX = re\n",
 }
 
 
@@ -53,3 +57,23 @@ def test_a_name_only_in_comments_and_docstrings_is_not_kept() -> None:
     runtime = [line for line in pruned.splitlines() if line.startswith("from .._runtime")]
     assert runtime == []  # not even _guard, which only the docstring names
     assert "from json import loads" in pruned  # the docstring is left as it is
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import json\nimport re\nX = json.dumps(1)\n",
+        "from typing import cast\nimport re\n__all__ = ['re']\n",
+        "import json\nif True:\n    json = None\n",
+    ],
+)
+def test_a_module_that_starts_with_an_import(text: str) -> None:
+    assert prune_imports(text) == _prune_parsed(text)
+
+
+@pytest.mark.parametrize("end", ["", "\n", "\n\n"])
+def test_a_module_whose_last_line_is_an_import(end: str) -> None:
+    text = HEADER.rstrip("\n") + end
+    assert prune_imports(text) == _prune_parsed(text)
+    text = "import json\nfrom re import (\n    compile,\n)" + end
+    assert prune_imports(text) == _prune_parsed(text)

@@ -139,9 +139,12 @@ WRAPPER = textwrap.dedent("""
             yield
 
     real_replace = os.replace
+    # the project's own files only: os.replace is patched for the whole process, and the
+    # template cache in the user's cache directory also renames a `.tmp` into place
+    project = os.path.abspath(sys.argv[sys.argv.index("--project") + 1]) + os.sep
 
     def stepped_replace(source, target):
-        if str(source).endswith(".tmp"):
+        if str(source).endswith(".tmp") and os.path.abspath(target).startswith(project):
             print("temp-written " + str(target), flush=True)
             if step:
                 sys.stdin.readline()

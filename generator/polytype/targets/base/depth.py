@@ -17,6 +17,7 @@ input (`check_first`).
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -37,7 +38,23 @@ def template_values(module: ir.Module) -> dict[str, object]:
     return {"depth_limit": MAX_DEPTH, "depth_message": DEPTH_MESSAGE, "depth": plan(module)}
 
 
+# Each module's plan, worked out once: every flavor asks for it (most twice, for its file
+# and for its runtime) and it walks every type. Kept by the module's identity (its hash
+# would walk every type too) for as long as the module lives.
+_PLANS: dict[int, DepthPlan] = {}
+
+
 def plan(module: ir.Module) -> DepthPlan:
+    key = id(module)
+    known = _PLANS.get(key)
+    if known is None:
+        known = _plan(module)
+        _PLANS[key] = known
+        weakref.finalize(module, _PLANS.pop, key, None)
+    return known
+
+
+def _plan(module: ir.Module) -> DepthPlan:
     depth = static_depth(module)
     if depth is None or depth > MAX_DEPTH:
         return DepthPlan(free_depth=0, check_first=True)

@@ -28,7 +28,7 @@ project when Elixir is installed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 WIDTH = 98
 
@@ -43,9 +43,14 @@ class Call:
 
     name: str
     args: tuple[Code, ...]
+    one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
+
+    def __post_init__(self) -> None:
+        line = f"{self.name}(" + ", ".join(map(flat, self.args)) + ")"
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
-        return flat(self)
+        return self.one_line
 
 
 @dataclass(frozen=True)
@@ -54,9 +59,14 @@ class Items:
 
     opening: str
     items: tuple[Code, ...]
+    one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
+
+    def __post_init__(self) -> None:
+        line = self.opening + ", ".join(map(flat, self.items)) + _CLOSING[self.opening]
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
-        return flat(self)
+        return self.one_line
 
 
 @dataclass(frozen=True)
@@ -64,9 +74,14 @@ class Alternatives:
     """`a | b | c` (a typespec) as a view builds it."""
 
     members: tuple[Code, ...]
+    one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
+
+    def __post_init__(self) -> None:
+        line = " | ".join(map(flat, self.members))
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
-        return flat(self)
+        return self.one_line
 
 
 def alternatives(*members: Code) -> Alternatives:
@@ -83,9 +98,14 @@ class Arrow:
 
     key: str
     value: Code
+    one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
+
+    def __post_init__(self) -> None:
+        line = f"{self.key} => {flat(self.value)}"
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
-        return flat(self)
+        return self.one_line
 
 
 @dataclass(frozen=True)
@@ -94,9 +114,14 @@ class Fn:
 
     head: str
     body: Code
+    one_line: str = field(init=False, repr=False, compare=False)  # `flat`, worked out once
+
+    def __post_init__(self) -> None:
+        line = f"fn {self.head} -> {flat(self.body)} end"
+        object.__setattr__(self, "one_line", line)
 
     def __str__(self) -> str:
-        return flat(self)
+        return self.one_line
 
 
 # What a view hands the layout: a call, a list/tuple/map, a typespec union, a map entry or
@@ -112,18 +137,9 @@ def call(name: str, *args: Code) -> Call:
 
 
 def flat(code: Code) -> str:
-    """`code` on one line."""
-    if isinstance(code, Call):
-        return f"{code.name}(" + ", ".join(flat(arg) for arg in code.args) + ")"
-    if isinstance(code, Items):
-        return code.opening + ", ".join(map(flat, code.items)) + _CLOSING[code.opening]
-    if isinstance(code, Alternatives):
-        return " | ".join(flat(member) for member in code.members)
-    if isinstance(code, Arrow):
-        return f"{code.key} => {flat(code.value)}"
-    if isinstance(code, Fn):
-        return f"fn {code.head} -> {flat(code.body)} end"
-    return code
+    """`code` on one line (each part's line is worked out when the part is built: laying
+    code out asks for it at every level)."""
+    return code if isinstance(code, str) else code.one_line
 
 
 def hugs(code: Code, before: str = "", column: int = 0) -> bool:

@@ -31,25 +31,25 @@ def prune_imports(text: str) -> str:
     string holds, which may be a type or a value; a top-level `if`, which may define
     names), the syntax tree decides, as it did for every module before."""
     code = _code_only(text)
-    if _TOP_LEVEL_IF.search(code):
+    lined = "\n" + code  # each line after a newline: the patterns look for one, fast
+    if _TOP_LEVEL_IF.search(lined):
         return _prune_parsed(text)
     lines = code.split("\n")
     imports = [
         node
-        for node in _import_statements(lines)
+        for node in _import_statements(lined, lines)
         if isinstance(node, ast.Import)
         or (isinstance(node, ast.ImportFrom) and node.module != "__future__")
     ]
     if not imports:
         return text
-    skipped = {number for node in imports for number in range(node.lineno - 1, _end(node))}
-    rest = "\n".join(line for number, line in enumerate(lines) if number not in skipped)
+    rest = _distinct_lines(lines, imports)
     imported = _imported(imports)
-    used = _used_in_text(rest, imported)
+    used = _used_in_text(rest, lined, imported)
     if used is None or used.in_strings:
         # a name only a string holds may be a type or a value: as the syntax tree says
         return _prune_parsed(text)
-    return _rewrite(text, imports, used.in_code - _defined_in_text(code))
+    return _rewrite(text, imports, used.in_code - _defined_in_text("\n" + rest))
 
 
 def _prune_parsed(text: str) -> str:
@@ -69,24 +69,29 @@ def _prune_parsed(text: str) -> str:
 
 
 # What is not code: a comment, or a triple-quoted string (polytype's only multi-line
-# strings are docstrings). A one-line string is kept (group `kept`): it may be a type.
-# Each pattern reads a string's plain run at once; its prefix (`f`, `rb`) is left as a
-# name that no import has.
+# strings are docstrings). A one-line string is kept: it may be a type. One match is the
+# code before a piece that is not code (group `code`: runs of plain characters, one-line
+# strings, a quote that starts neither) and that piece, so that the callback runs once a
+# comment or docstring rather than once a string. A string's prefix (`f`, `rb`) is left
+# as a name that no import has.
 _NOT_CODE = re.compile(
-    r"""(?P<kept>"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?!")|'[^'\\\n]*(?:\\.[^'\\\n]*)*'(?!'))"""
-    r'''|"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'''
+    r"""(?P<code>(?:[^"'#]++|"[^"\\\n]*(?:\\.[^"\\\n]*)*"(?!")|'[^'\\\n]*(?:\\.[^'\\\n]*)*'(?!')"""
+    r"""|"(?!"")|'(?!''))*+)"""
+    r'''(?:"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*"""'''
     r"""|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''"""
-    r"|#[^\n]*"
+    r"|#[^\n]*|\Z)"
 )
-_TOP_LEVEL_IF = re.compile(r"^(?:if|elif|else)\b", re.M)
+# The patterns of what starts a line begin with its newline (the text searched starts with
+# one): the engine then skips to each newline, where `^` would have it try every character.
+_TOP_LEVEL_IF = re.compile(r"\n(?:if|elif|else)\b")
 _IDENTIFIER = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 _TOP_LEVEL_DEFINED = re.compile(
-    r"^(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))", re.M
+    r"\n(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::|=(?!=)))"
 )
-_IMPORT_START = re.compile(r"(?:import|from)[ \t]")
+_IMPORT_START = re.compile(r"\n(?:import|from)[ \t]")
 # a one-line string, as a group: `split` hands back the code around the strings and them
 _STRING = re.compile(r"""("[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')""")
-_ALL = re.compile(r"^__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])", re.M)
+_ALL = re.compile(r"\n__all__(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*(\[[^\]]*\])")
 
 
 def _code_only(text: str) -> str:
@@ -95,18 +100,19 @@ def _code_only(text: str) -> str:
 
 
 def _blank(match: re.Match[str]) -> str:
-    kept = match.group("kept")
-    return kept if kept is not None else "\n" * match.group().count("\n")
+    code = match.group("code")
+    return code + "\n" * match.group().count("\n", len(code))
 
 
-def _import_statements(lines: list[str]) -> list[ast.stmt]:
-    """The top-level import statements among `lines` (comments and docstrings blanked),
-    each parsed on its own and numbered where it stands in the module."""
+def _import_statements(lined: str, lines: list[str]) -> list[ast.stmt]:
+    """The top-level import statements of a module (comments and docstrings blanked;
+    `lined` its text after a newline, `lines` its lines), each parsed on its own and
+    numbered where it stands in the module."""
     statements: list[ast.stmt] = []
-    number = 0
-    while number < len(lines):
-        if not _IMPORT_START.match(lines[number]):
-            number += 1
+    end = -1
+    for start in _IMPORT_START.finditer(lined):
+        number = lined.count("\n", 0, start.start())  # the newline before line 0 is the first
+        if number <= end:  # a line of the statement before
             continue
         end = number
         if "(" in lines[number]:
@@ -115,8 +121,20 @@ def _import_statements(lines: list[str]) -> list[ast.stmt]:
         node = ast.parse("\n".join(lines[number : end + 1])).body[0]
         node.lineno, node.end_lineno = number + 1, end + 1
         statements.append(node)
-        number = end + 1
     return statements
+
+
+def _distinct_lines(lines: list[str], imports: list[ast.Import | ast.ImportFrom]) -> str:
+    """The lines other than those of `imports`, each once, in no particular order: whether
+    a name stands in a line does not depend on the lines around it, and a large generated
+    module repeats most of its lines (a third as much text to search)."""
+    kept: dict[str, None] = {}
+    cursor = 0
+    for node in imports:
+        kept.update(dict.fromkeys(lines[cursor : node.lineno - 1]))
+        cursor = _end(node)
+    kept.update(dict.fromkeys(lines[cursor:]))
+    return "\n".join(kept)
 
 
 def _end(node: ast.stmt) -> int:
@@ -129,22 +147,24 @@ class _TextNames:
     in_strings: set[str]  # identifiers only the other one-line strings hold
 
 
-def _used_in_text(code: str, names: set[str]) -> _TextNames | None:
-    """Which of `names` `code` (comments and docstrings blanked) uses: each one that
-    stands as an identifier that is not an attribute, in code or in `__all__`; apart,
-    those found only in other strings (which the syntax tree counts as names where they
-    are types: `_names_in_strings`). None when `__all__` is not one list the text can
-    delimit. Only the imported names matter, so each is looked for (a substring search,
-    done at the first use) rather than every identifier of a large module collected."""
-    pieces = _STRING.split(code)  # code, string, code, ..., code
+def _used_in_text(lines: str, lined: str, names: set[str]) -> _TextNames | None:
+    """Which of `names` the module's `lines` (comments and docstrings blanked, its imports
+    left out: `_distinct_lines`) use: each one that stands as an identifier that is not an
+    attribute, in code or in the `__all__` of `lined` (the module blanked, after a
+    newline); apart, those found only in other strings (which the syntax tree counts as
+    names where they are types: `_names_in_strings`). None when `__all__` is not one list
+    the text can delimit. Only the imported names matter, so each is looked for (a
+    substring search, done at the first use) rather than every identifier of a large
+    module collected."""
+    pieces = _STRING.split(lines)  # code, string, code, ..., code
     bare = '""'.join(pieces[0::2])
     in_code = {name for name in names if _stands(name, bare)}
-    exported = _ALL.search(code)
+    exported = _ALL.search(lined)
     if exported is None and _stands("__all__", bare):
         return None
     if exported is not None:
         in_code.update(names.intersection(_IDENTIFIER.findall(exported.group(1))))
-    strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in `code`
+    strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in code
     return _TextNames(in_code, {name for name in names - in_code if _stands(name, strings)})
 
 
@@ -176,22 +196,27 @@ def _imported(imports: list[ast.Import | ast.ImportFrom]) -> set[str]:
     return names
 
 
-def _defined_in_text(code: str) -> set[str]:
-    """The names the top level of `code` defines (functions, classes, assignments); only
-    asked when no top-level `if` defines more (`_TOP_LEVEL_IF`)."""
-    return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(code)}
+def _defined_in_text(lined: str) -> set[str]:
+    """The names the top level of `lined` (a module's lines, in any order, each after a
+    newline) defines (functions, classes, assignments); only asked when no top-level `if`
+    defines more (`_TOP_LEVEL_IF`)."""
+    return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(lined)}
 
 
 def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[str]) -> str:
-    """`text` with each of its top-level `imports` cut to the names in `used`."""
-    lines = text.split("\n")
+    """`text` with each of its top-level `imports` cut to the names in `used`. Only the
+    lines from the first import to the last are split (a large module has many more)."""
+    if not text.endswith("\n"):  # then every line, the last import's too, ends in one
+        return _rewrite(text + "\n", imports, used)[:-1]
     first, last = imports[0].lineno - 1, _end(imports[-1])
+    start, end = _line_start(text, first), _line_start(text, last)
+    lines = text[start:end].split("\n")  # lines `first` to `last` - 1
     region: list[str] = []
-    cursor = first
+    cursor = 0
     for node in imports:
-        region.extend(lines[cursor : node.lineno - 1])
+        region.extend(lines[cursor : node.lineno - 1 - first])
         region.extend(_kept(node, used))
-        cursor = node.end_lineno or node.lineno
+        cursor = _end(node) - first
     collapsed: list[str] = []
     for line in region:
         if not line.strip() and (not collapsed or not collapsed[-1].strip()):
@@ -199,7 +224,15 @@ def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[st
         collapsed.append(line)
     while collapsed and not collapsed[-1].strip():
         collapsed.pop()
-    return "\n".join(lines[:first] + collapsed + lines[last:])
+    return text[:start] + "".join(line + "\n" for line in collapsed) + text[end:]
+
+
+def _line_start(text: str, number: int) -> int:
+    """Where line `number` (from 0) of `text` starts; `text` has that many newlines."""
+    offset = 0
+    for _ in range(number):
+        offset = text.index("\n", offset) + 1
+    return offset
 
 
 def _kept(node: ast.Import | ast.ImportFrom, used: set[str]) -> list[str]:

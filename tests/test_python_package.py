@@ -37,7 +37,8 @@ CONFIG = {
     },
 }
 # a second module, with what the first lacks (a positional array, uniqueItems), so that
-# the shared runtime holds the parts of both
+# the shared runtime holds the parts of both; and a schema check, whose constants its
+# three flavors import from one `_checks.py`
 TOOL = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": "Tool",
@@ -45,6 +46,7 @@ TOOL = {
     "properties": {
         "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
         "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        "mode": {"type": "string", "not": {"const": "bad"}},
     },
 }
 VALID = {"name": "ruff", "level": "high", "rules": [{"code": "F401", "fix": True}]}
@@ -57,7 +59,7 @@ def _project(root: Path) -> Path:
     for module, type_name, value in [
         ("ruff", "Config", VALID),
         ("ruff", "Config", {"name": "x"}),
-        ("uv", "Tool", {"pair": ["a", 1], "tags": ["x", "y"]}),
+        ("uv", "Tool", {"pair": ["a", 1], "tags": ["x", "y"], "mode": "good"}),
     ]:
         folder = root / "tests" / "fixtures" / module / type_name
         folder.mkdir(parents=True, exist_ok=True)
@@ -99,21 +101,24 @@ def test_layout_one_runtime_under_the_package(project: Path) -> None:
         for path in python.rglob("*.py")
         if "__pycache__" not in path.parts
     )
-    assert files == [
-        f"{PACKAGE}/__init__.py",
-        f"{PACKAGE}/_pydantic_runtime.py",
-        f"{PACKAGE}/_runtime.py",
-        *(
-            f"{PACKAGE}/{module}/{name}"
-            for module in ("ruff", "uv")
-            for name in (
-                "__init__.py",
-                "dataclass_models.py",
-                "pydantic_models.py",
-                "typed_dicts.py",
-            )
-        ),
-    ]
+    assert files == sorted(
+        [
+            f"{PACKAGE}/__init__.py",
+            f"{PACKAGE}/_pydantic_runtime.py",
+            f"{PACKAGE}/_runtime.py",
+            *(
+                f"{PACKAGE}/{module}/{name}"
+                for module in ("ruff", "uv")
+                for name in (
+                    "__init__.py",
+                    "dataclass_models.py",
+                    "pydantic_models.py",
+                    "typed_dicts.py",
+                )
+            ),
+            f"{PACKAGE}/uv/_checks.py",  # uv's check constants, once for its three flavors
+        ]
+    )
     runtime = (python / PACKAGE / "_runtime.py").read_text(encoding="utf-8")
     assert "def _tuple(" in runtime and "def _unique_items(" in runtime  # uv's parts
     for module in ("ruff", "uv"):
@@ -122,6 +127,11 @@ def test_layout_one_runtime_under_the_package(project: Path) -> None:
             assert "from .._runtime import " in text and "class DecodeError" not in text
         text = (python / PACKAGE / module / "pydantic_models.py").read_text(encoding="utf-8")
         assert "from .._pydantic_runtime import " in text
+    checks = (python / PACKAGE / "uv" / "_checks.py").read_text(encoding="utf-8")
+    assert "_CHECK_MODE_NOT: dict[str, object] = " in checks
+    for name in ("dataclass_models.py", "typed_dicts.py", "pydantic_models.py"):
+        text = (python / PACKAGE / "uv" / name).read_text(encoding="utf-8")
+        assert "from ._checks import" in text and "_CHECK_MODE_NOT:" not in text
     suite = (project / "generated" / "tests" / "python" / "test_ruff.py").read_text("utf-8")
     assert f"polytype_generated.{PACKAGE}.ruff." in suite
     snippets = project / "generated" / "typecheck" / "ruff_typeddicts_snippets.py"
@@ -141,6 +151,15 @@ assert dataclass_models.decode_config(data).to_dict() == data
 assert typed_dicts.validate_config(data) is data
 model = pydantic_models.Config.model_validate(data)
 assert model.model_dump(mode="json", by_alias=True, exclude_unset=True) == data
+from {PACKAGE}.uv import dataclass_models as uv_dc, typed_dicts as uv_td, pydantic_models as uv_pd
+import pydantic
+for reject in (uv_dc.decode_tool, uv_td.validate_tool, uv_pd.Tool.model_validate):
+    try:
+        reject({{"mode": "bad"}})
+    except (UvDecodeError, pydantic.ValidationError):
+        pass
+    else:
+        raise AssertionError("a failed schema check accepted")
 try:
     dataclass_models.decode_config({{"name": 1}})
 except DecodeError as error:

@@ -79,6 +79,14 @@ $defs:
       kind: {const: ignored}
       size: {type: integer, default: 3}
     required: [kind]
+  Twin:
+    description: The keys and checks of Ignored under another name (one validator for both).
+    type: object
+    x-extra: ignore
+    properties:
+      kind: {const: ignored}
+      size: {type: integer, default: 3}
+    required: [kind]
   Kept:
     type: object
     properties:
@@ -110,6 +118,7 @@ DEMO_FIXTURES: dict[str, Any] = {
     "Weird/alias.json": {"from": "x", "class": 3, "session_id": "s", "camelCase": {"a": [1, None]}},
     "Node/kept.json": {"kind": "kept", "value": {"deep": [1, 2.5, "\U0001f600"]}, "either": [1, 2]},
     "Node/ignored.json": {"kind": "ignored", "size": 4, "whatever": {"x": 1}},
+    "Twin/sized.json": {"kind": "ignored", "size": 5},
     "Shape/weird.json": {"from": "y", "class": 1, "sessionId": "t"},
     "Forest/two.json": [{"name": "a"}, {"name": "b", "color": "red"}],
     "Color/red.json": "red",
@@ -139,6 +148,8 @@ DEMO_INVALID: list[tuple[str, Any]] = [
     ("node", {"kind": "kept", "either": ["x"]}),
     ("node", {"kind": "kept", "map": {"a": 1, "b": "2"}}),
     ("node", {"kind": "ignored", "size": "3"}),
+    ("twin", {"kind": "ignored", "size": "3"}),
+    ("twin", {"kind": "kept"}),
     ("shape", {"neither": 1}),
     ("shape", "text"),
     ("forest", [{"name": "a"}, {}]),
@@ -339,6 +350,17 @@ def test_demo_errors_match_dataclass_flavor(demo: SimpleNamespace, suffix: str, 
         getattr(demo.td, f"validate_{suffix}")(data)
     assert (raised.value.path, raised.value.reason) == (expected.value.path, expected.value.reason)
     assert repr(data) == repr(pristine)  # untouched (repr: NaN != NaN)
+
+
+def test_a_typed_dict_of_an_earlier_ones_keys_and_checks_shares_its_validator(
+    demo: SimpleNamespace,
+) -> None:
+    typed_dicts = demo.files["python/demo/typed_dicts.py"]
+    assert demo.td._validate_twin is demo.td._validate_ignored
+    assert "def _validate_twin(" not in typed_dicts
+    assert "_TWIN_KEYS" not in typed_dicts
+    data = {"kind": "ignored", "size": 5}
+    assert demo.td.validate_twin(data) is data
 
 
 def test_demo_deep_nesting_is_a_decode_error(demo: SimpleNamespace) -> None:

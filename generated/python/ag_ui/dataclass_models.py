@@ -2651,66 +2651,46 @@ def _decode_run_agent_input(data: object) -> RunAgentInput:
         f_context = [_decode_context(item) for item in v_context]
     except DecodeError:
         raise _item_error(v_context, _decode_context, "context") from None
-    if len(obj) == 5:  # no optional key: every default
-        result = RunAgentInput.__new__(RunAgentInput)
-        result.thread_id = f_thread_id
-        result.run_id = f_run_id
-        result.messages = f_messages
-        result.tools = f_tools
-        result.context = f_context
-        result.parent_run_id = None
-        result.state = None
-        result.forwarded_props = None
-        result.resume = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _RUN_AGENT_INPUT_OPTIONAL.intersection(obj)
-    if "parentRunId" in f_present:
-        f_parent_run_id = obj["parentRunId"]
-        if type(f_parent_run_id) is not str:
-            raise _field_error(f_parent_run_id, "string", "parentRunId")
-    else:
-        f_parent_run_id = None
-    if "state" in f_present:
-        try:
-            f_state: State | None = _d_opt_state(obj["state"])
-        except DecodeError as error:
-            raise error.at(_segment("state")) from None
-    else:
-        f_state = None
-    if "forwardedProps" in f_present:
-        try:
-            f_forwarded_props: JSONValue | None = _json_value(obj["forwardedProps"])
-        except DecodeError as error:
-            raise error.at(_segment("forwardedProps")) from None
-    else:
-        f_forwarded_props = None
-    if "resume" in f_present:
-        v_resume = obj["resume"]
-        if type(v_resume) is not list:
-            raise _field_error(v_resume, "array", "resume")
-        try:
-            f_resume: list[ResumeEntry] | None = [_decode_resume_entry(item) for item in v_resume]
-        except DecodeError:
-            raise _item_error(v_resume, _decode_resume_entry, "resume") from None
-    else:
-        f_resume = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RUN_AGENT_INPUT_KEYS)
     result = RunAgentInput.__new__(RunAgentInput)
     result.thread_id = f_thread_id
     result.run_id = f_run_id
     result.messages = f_messages
     result.tools = f_tools
     result.context = f_context
-    result.parent_run_id = f_parent_run_id
-    result.state = f_state
-    result.forwarded_props = f_forwarded_props
-    result.resume = f_resume
-    result.extra = f_extra
-    result._present = f_present
+    result.parent_run_id = None
+    result.state = None
+    result.forwarded_props = None
+    result.resume = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _RUN_AGENT_INPUT_OPTIONAL.intersection(obj)
+    if "parentRunId" in present:
+        f_parent_run_id = obj["parentRunId"]
+        if type(f_parent_run_id) is not str:
+            raise _field_error(f_parent_run_id, "string", "parentRunId")
+        result.parent_run_id = f_parent_run_id
+    if "state" in present:
+        try:
+            result.state = _d_opt_state(obj["state"])
+        except DecodeError as error:
+            raise error.at(_segment("state")) from None
+    if "forwardedProps" in present:
+        try:
+            result.forwarded_props = _json_value(obj["forwardedProps"])
+        except DecodeError as error:
+            raise error.at(_segment("forwardedProps")) from None
+    if "resume" in present:
+        v_resume = obj["resume"]
+        if type(v_resume) is not list:
+            raise _field_error(v_resume, "array", "resume")
+        try:
+            result.resume = [_decode_resume_entry(item) for item in v_resume]
+        except DecodeError:
+            raise _item_error(v_resume, _decode_resume_entry, "resume") from None
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RUN_AGENT_INPUT_KEYS)
     return result
 
 
@@ -2732,40 +2712,28 @@ def _decode_resume_entry(data: object) -> ResumeEntry:
         f_status = _decode_resume_status(v_status)
     except DecodeError as error:
         raise error.at(_segment("status")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = ResumeEntry.__new__(ResumeEntry)
-        result.interrupt_id = f_interrupt_id
-        result.status = f_status
-        result.payload = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _RESUME_ENTRY_OPTIONAL.intersection(obj)
-    if "payload" in f_present:
-        try:
-            f_payload: JSONValue | None = _json_value(obj["payload"])
-        except DecodeError as error:
-            raise error.at(_segment("payload")) from None
-    else:
-        f_payload = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RESUME_ENTRY_KEYS)
     result = ResumeEntry.__new__(ResumeEntry)
     result.interrupt_id = f_interrupt_id
     result.status = f_status
-    result.payload = f_payload
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.payload = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _RESUME_ENTRY_OPTIONAL.intersection(obj)
+    if "payload" in present:
+        try:
+            result.payload = _json_value(obj["payload"])
+        except DecodeError as error:
+            raise error.at(_segment("payload")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RESUME_ENTRY_KEYS)
     return result
 
 
@@ -2783,64 +2751,46 @@ def _decode_interrupt(data: object) -> Interrupt:
         raise _field_error(f_id, "string", "id")
     if type(f_reason) is not str:
         raise _field_error(f_reason, "string", "reason")
-    if len(obj) == 2:  # no optional key: every default
-        result = Interrupt.__new__(Interrupt)
-        result.id = f_id
-        result.reason = f_reason
-        result.message = None
-        result.tool_call_id = None
-        result.response_schema = None
-        result.expires_at = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _INTERRUPT_OPTIONAL.intersection(obj)
-    if "message" in f_present:
-        f_message = obj["message"]
-        if type(f_message) is not str:
-            raise _field_error(f_message, "string", "message")
-    else:
-        f_message = None
-    if "toolCallId" in f_present:
-        f_tool_call_id = obj["toolCallId"]
-        if type(f_tool_call_id) is not str:
-            raise _field_error(f_tool_call_id, "string", "toolCallId")
-    else:
-        f_tool_call_id = None
-    if "responseSchema" in f_present:
-        try:
-            f_response_schema: dict[str, JSONValue] | None = _json_object(obj["responseSchema"])
-        except DecodeError as error:
-            raise error.at(_segment("responseSchema")) from None
-    else:
-        f_response_schema = None
-    if "expiresAt" in f_present:
-        f_expires_at = obj["expiresAt"]
-        if type(f_expires_at) is not str:
-            raise _field_error(f_expires_at, "string", "expiresAt")
-    else:
-        f_expires_at = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _INTERRUPT_KEYS)
     result = Interrupt.__new__(Interrupt)
     result.id = f_id
     result.reason = f_reason
-    result.message = f_message
-    result.tool_call_id = f_tool_call_id
-    result.response_schema = f_response_schema
-    result.expires_at = f_expires_at
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.message = None
+    result.tool_call_id = None
+    result.response_schema = None
+    result.expires_at = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _INTERRUPT_OPTIONAL.intersection(obj)
+    if "message" in present:
+        f_message = obj["message"]
+        if type(f_message) is not str:
+            raise _field_error(f_message, "string", "message")
+        result.message = f_message
+    if "toolCallId" in present:
+        f_tool_call_id = obj["toolCallId"]
+        if type(f_tool_call_id) is not str:
+            raise _field_error(f_tool_call_id, "string", "toolCallId")
+        result.tool_call_id = f_tool_call_id
+    if "responseSchema" in present:
+        try:
+            result.response_schema = _json_object(obj["responseSchema"])
+        except DecodeError as error:
+            raise error.at(_segment("responseSchema")) from None
+    if "expiresAt" in present:
+        f_expires_at = obj["expiresAt"]
+        if type(f_expires_at) is not str:
+            raise _field_error(f_expires_at, "string", "expiresAt")
+        result.expires_at = f_expires_at
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _INTERRUPT_KEYS)
     return result
 
 
@@ -2848,79 +2798,56 @@ def _decode_token_usage(data: object) -> TokenUsage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    result = TokenUsage.__new__(TokenUsage)
+    result.provider = None
+    result.model = None
+    result.input_tokens = None
+    result.output_tokens = None
+    result.total_tokens = None
+    result.reasoning_tokens = None
+    result.cached_input_tokens = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = TokenUsage.__new__(TokenUsage)
-        result.provider = None
-        result.model = None
-        result.input_tokens = None
-        result.output_tokens = None
-        result.total_tokens = None
-        result.reasoning_tokens = None
-        result.cached_input_tokens = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOKEN_USAGE_OPTIONAL.intersection(obj)
-    if "provider" in f_present:
+    result._present = present = _TOKEN_USAGE_OPTIONAL.intersection(obj)
+    if "provider" in present:
         f_provider = obj["provider"]
         if type(f_provider) is not str:
             raise _field_error(f_provider, "string", "provider")
-    else:
-        f_provider = None
-    if "model" in f_present:
+        result.provider = f_provider
+    if "model" in present:
         f_model = obj["model"]
         if type(f_model) is not str:
             raise _field_error(f_model, "string", "model")
-    else:
-        f_model = None
-    if "inputTokens" in f_present:
+        result.model = f_model
+    if "inputTokens" in present:
         try:
-            f_input_tokens: int | None = _d_int_min0(obj["inputTokens"])
+            result.input_tokens = _d_int_min0(obj["inputTokens"])
         except DecodeError as error:
             raise error.at(_segment("inputTokens")) from None
-    else:
-        f_input_tokens = None
-    if "outputTokens" in f_present:
+    if "outputTokens" in present:
         try:
-            f_output_tokens: int | None = _d_int_min0(obj["outputTokens"])
+            result.output_tokens = _d_int_min0(obj["outputTokens"])
         except DecodeError as error:
             raise error.at(_segment("outputTokens")) from None
-    else:
-        f_output_tokens = None
-    if "totalTokens" in f_present:
+    if "totalTokens" in present:
         try:
-            f_total_tokens: int | None = _d_int_min0(obj["totalTokens"])
+            result.total_tokens = _d_int_min0(obj["totalTokens"])
         except DecodeError as error:
             raise error.at(_segment("totalTokens")) from None
-    else:
-        f_total_tokens = None
-    if "reasoningTokens" in f_present:
+    if "reasoningTokens" in present:
         try:
-            f_reasoning_tokens: int | None = _d_int_min0(obj["reasoningTokens"])
+            result.reasoning_tokens = _d_int_min0(obj["reasoningTokens"])
         except DecodeError as error:
             raise error.at(_segment("reasoningTokens")) from None
-    else:
-        f_reasoning_tokens = None
-    if "cachedInputTokens" in f_present:
+    if "cachedInputTokens" in present:
         try:
-            f_cached_input_tokens: int | None = _d_int_min0(obj["cachedInputTokens"])
+            result.cached_input_tokens = _d_int_min0(obj["cachedInputTokens"])
         except DecodeError as error:
             raise error.at(_segment("cachedInputTokens")) from None
-    else:
-        f_cached_input_tokens = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOKEN_USAGE_KEYS)
-    result = TokenUsage.__new__(TokenUsage)
-    result.provider = f_provider
-    result.model = f_model
-    result.input_tokens = f_input_tokens
-    result.output_tokens = f_output_tokens
-    result.total_tokens = f_total_tokens
-    result.reasoning_tokens = f_reasoning_tokens
-    result.cached_input_tokens = f_cached_input_tokens
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOKEN_USAGE_KEYS)
     return result
 
 
@@ -3003,40 +2930,28 @@ def _decode_tool(data: object) -> Tool:
         raise _field_error(f_name, "string", "name")
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
-    if len(obj) == 2:  # no optional key: every default
-        result = Tool.__new__(Tool)
-        result.name = f_name
-        result.description = f_description
-        result.parameters = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_OPTIONAL.intersection(obj)
-    if "parameters" in f_present:
-        try:
-            f_parameters: dict[str, JSONValue] | None = _json_object(obj["parameters"])
-        except DecodeError as error:
-            raise error.at(_segment("parameters")) from None
-    else:
-        f_parameters = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_KEYS)
     result = Tool.__new__(Tool)
     result.name = f_name
     result.description = f_description
-    result.parameters = f_parameters
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.parameters = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_OPTIONAL.intersection(obj)
+    if "parameters" in present:
+        try:
+            result.parameters = _json_object(obj["parameters"])
+        except DecodeError as error:
+            raise error.at(_segment("parameters")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_KEYS)
     return result
 
 
@@ -3085,41 +3000,29 @@ def _decode_tool_call(data: object) -> ToolCall:
         f_function = _decode_function_call(v_function)
     except DecodeError as error:
         raise error.at(_segment("function")) from None
-    if len(obj) == 3:  # no optional key: every default
-        result = ToolCall.__new__(ToolCall)
-        result.id = f_id
-        result.type = "function"
-        result.function = f_function
-        result.encrypted_value = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_CALL_OPTIONAL.intersection(obj)
-    if "encryptedValue" in f_present:
-        f_encrypted_value = obj["encryptedValue"]
-        if type(f_encrypted_value) is not str:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    else:
-        f_encrypted_value = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CALL_KEYS)
     result = ToolCall.__new__(ToolCall)
     result.id = f_id
     result.type = "function"
     result.function = f_function
-    result.encrypted_value = f_encrypted_value
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.encrypted_value = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_CALL_OPTIONAL.intersection(obj)
+    if "encryptedValue" in present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+        result.encrypted_value = f_encrypted_value
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CALL_KEYS)
     return result
 
 
@@ -3139,49 +3042,35 @@ def _decode_developer_message(data: object) -> DeveloperMessage:
         raise _field_error(f_id, "string", "id")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    if len(obj) == 3:  # no optional key: every default
-        result = DeveloperMessage.__new__(DeveloperMessage)
-        result.id = f_id
-        result.role = "developer"
-        result.content = f_content
-        result.name = None
-        result.encrypted_value = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _DEVELOPER_MESSAGE_OPTIONAL.intersection(obj)
-    if "name" in f_present:
-        f_name = obj["name"]
-        if type(f_name) is not str:
-            raise _field_error(f_name, "string", "name")
-    else:
-        f_name = None
-    if "encryptedValue" in f_present:
-        f_encrypted_value = obj["encryptedValue"]
-        if type(f_encrypted_value) is not str:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    else:
-        f_encrypted_value = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
     result = DeveloperMessage.__new__(DeveloperMessage)
     result.id = f_id
     result.role = "developer"
     result.content = f_content
-    result.name = f_name
-    result.encrypted_value = f_encrypted_value
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.name = None
+    result.encrypted_value = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _DEVELOPER_MESSAGE_OPTIONAL.intersection(obj)
+    if "name" in present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
+            raise _field_error(f_name, "string", "name")
+        result.name = f_name
+    if "encryptedValue" in present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+        result.encrypted_value = f_encrypted_value
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _DEVELOPER_MESSAGE_KEYS)
     return result
 
 
@@ -3201,49 +3090,35 @@ def _decode_system_message(data: object) -> SystemMessage:
         raise _field_error(f_id, "string", "id")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    if len(obj) == 3:  # no optional key: every default
-        result = SystemMessage.__new__(SystemMessage)
-        result.id = f_id
-        result.role = "system"
-        result.content = f_content
-        result.name = None
-        result.encrypted_value = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _SYSTEM_MESSAGE_OPTIONAL.intersection(obj)
-    if "name" in f_present:
-        f_name = obj["name"]
-        if type(f_name) is not str:
-            raise _field_error(f_name, "string", "name")
-    else:
-        f_name = None
-    if "encryptedValue" in f_present:
-        f_encrypted_value = obj["encryptedValue"]
-        if type(f_encrypted_value) is not str:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    else:
-        f_encrypted_value = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
     result = SystemMessage.__new__(SystemMessage)
     result.id = f_id
     result.role = "system"
     result.content = f_content
-    result.name = f_name
-    result.encrypted_value = f_encrypted_value
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.name = None
+    result.encrypted_value = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _SYSTEM_MESSAGE_OPTIONAL.intersection(obj)
+    if "name" in present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
+            raise _field_error(f_name, "string", "name")
+        result.name = f_name
+    if "encryptedValue" in present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+        result.encrypted_value = f_encrypted_value
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SYSTEM_MESSAGE_KEYS)
     return result
 
 
@@ -3259,67 +3134,49 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
         f_id = obj.get("id", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
+    result = AssistantMessage.__new__(AssistantMessage)
+    result.id = f_id
+    result.role = "assistant"
+    result.content = None
+    result.name = None
+    result.tool_calls = None
+    result.encrypted_value = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = AssistantMessage.__new__(AssistantMessage)
-        result.id = f_id
-        result.role = "assistant"
-        result.content = None
-        result.name = None
-        result.tool_calls = None
-        result.encrypted_value = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
-    if "content" in f_present:
+    result._present = present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+    if "content" in present:
         f_content = obj["content"]
         if type(f_content) is not str:
             raise _field_error(f_content, "string", "content")
-    else:
-        f_content = None
-    if "name" in f_present:
+        result.content = f_content
+    if "name" in present:
         f_name = obj["name"]
         if type(f_name) is not str:
             raise _field_error(f_name, "string", "name")
-    else:
-        f_name = None
-    if "toolCalls" in f_present:
+        result.name = f_name
+    if "toolCalls" in present:
         v_tool_calls = obj["toolCalls"]
         if type(v_tool_calls) is not list:
             raise _field_error(v_tool_calls, "array", "toolCalls")
         try:
-            f_tool_calls: list[ToolCall] | None = [_decode_tool_call(item) for item in v_tool_calls]
+            result.tool_calls = [_decode_tool_call(item) for item in v_tool_calls]
         except DecodeError:
             raise _item_error(v_tool_calls, _decode_tool_call, "toolCalls") from None
-    else:
-        f_tool_calls = None
-    if "encryptedValue" in f_present:
+    if "encryptedValue" in present:
         f_encrypted_value = obj["encryptedValue"]
         if type(f_encrypted_value) is not str:
             raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    else:
-        f_encrypted_value = None
-    if "metadata" in f_present:
+        result.encrypted_value = f_encrypted_value
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
-    result = AssistantMessage.__new__(AssistantMessage)
-    result.id = f_id
-    result.role = "assistant"
-    result.content = f_content
-    result.name = f_name
-    result.tool_calls = f_tool_calls
-    result.encrypted_value = f_encrypted_value
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     return result
 
 
@@ -3343,49 +3200,35 @@ def _decode_user_message(data: object) -> UserMessage:
         f_content = _d_union_str_or_list_input_content(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
-    if len(obj) == 3:  # no optional key: every default
-        result = UserMessage.__new__(UserMessage)
-        result.id = f_id
-        result.role = "user"
-        result.content = f_content
-        result.name = None
-        result.encrypted_value = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _USER_MESSAGE_OPTIONAL.intersection(obj)
-    if "name" in f_present:
-        f_name = obj["name"]
-        if type(f_name) is not str:
-            raise _field_error(f_name, "string", "name")
-    else:
-        f_name = None
-    if "encryptedValue" in f_present:
-        f_encrypted_value = obj["encryptedValue"]
-        if type(f_encrypted_value) is not str:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    else:
-        f_encrypted_value = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
     result = UserMessage.__new__(UserMessage)
     result.id = f_id
     result.role = "user"
     result.content = f_content
-    result.name = f_name
-    result.encrypted_value = f_encrypted_value
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.name = None
+    result.encrypted_value = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _USER_MESSAGE_OPTIONAL.intersection(obj)
+    if "name" in present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
+            raise _field_error(f_name, "string", "name")
+        result.name = f_name
+    if "encryptedValue" in present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+        result.encrypted_value = f_encrypted_value
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USER_MESSAGE_KEYS)
     return result
 
 
@@ -3409,51 +3252,36 @@ def _decode_tool_message(data: object) -> ToolMessage:
         raise _field_error(f_content, "string", "content")
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
-    if len(obj) == 4:  # no optional key: every default
-        result = ToolMessage.__new__(ToolMessage)
-        result.id = f_id
-        result.role = "tool"
-        result.content = f_content
-        result.tool_call_id = f_tool_call_id
-        result.error = None
-        result.encrypted_value = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_MESSAGE_OPTIONAL.intersection(obj)
-    if "error" in f_present:
-        f_error = obj["error"]
-        if f_error is not None and type(f_error) is not str:
-            raise _field_error(f_error, "string", "error")
-    else:
-        f_error = None
-    if "encryptedValue" in f_present:
-        f_encrypted_value = obj["encryptedValue"]
-        if type(f_encrypted_value) is not str:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    else:
-        f_encrypted_value = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_MESSAGE_KEYS)
     result = ToolMessage.__new__(ToolMessage)
     result.id = f_id
     result.role = "tool"
     result.content = f_content
     result.tool_call_id = f_tool_call_id
-    result.error = f_error
-    result.encrypted_value = f_encrypted_value
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.error = None
+    result.encrypted_value = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_MESSAGE_OPTIONAL.intersection(obj)
+    if "error" in present:
+        f_error = obj["error"]
+        if f_error is not None and type(f_error) is not str:
+            raise _field_error(f_error, "string", "error")
+        result.error = f_error
+    if "encryptedValue" in present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+        result.encrypted_value = f_encrypted_value
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_MESSAGE_KEYS)
     return result
 
 
@@ -3481,35 +3309,24 @@ def _decode_activity_message(data: object) -> ActivityMessage:
         f_content = _json_object(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = ActivityMessage.__new__(ActivityMessage)
-        result.id = f_id
-        result.role = "activity"
-        result.activity_type = f_activity_type
-        result.content = f_content
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _ACTIVITY_MESSAGE_OPTIONAL.intersection(obj)
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ACTIVITY_MESSAGE_KEYS)
     result = ActivityMessage.__new__(ActivityMessage)
     result.id = f_id
     result.role = "activity"
     result.activity_type = f_activity_type
     result.content = f_content
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _ACTIVITY_MESSAGE_OPTIONAL.intersection(obj)
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ACTIVITY_MESSAGE_KEYS)
     return result
 
 
@@ -3529,41 +3346,29 @@ def _decode_reasoning_message(data: object) -> ReasoningMessage:
         raise _field_error(f_id, "string", "id")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    if len(obj) == 3:  # no optional key: every default
-        result = ReasoningMessage.__new__(ReasoningMessage)
-        result.id = f_id
-        result.role = "reasoning"
-        result.content = f_content
-        result.encrypted_value = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _REASONING_MESSAGE_OPTIONAL.intersection(obj)
-    if "encryptedValue" in f_present:
-        f_encrypted_value = obj["encryptedValue"]
-        if type(f_encrypted_value) is not str:
-            raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    else:
-        f_encrypted_value = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_MESSAGE_KEYS)
     result = ReasoningMessage.__new__(ReasoningMessage)
     result.id = f_id
     result.role = "reasoning"
     result.content = f_content
-    result.encrypted_value = f_encrypted_value
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.encrypted_value = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _REASONING_MESSAGE_OPTIONAL.intersection(obj)
+    if "encryptedValue" in present:
+        f_encrypted_value = obj["encryptedValue"]
+        if type(f_encrypted_value) is not str:
+            raise _field_error(f_encrypted_value, "string", "encryptedValue")
+        result.encrypted_value = f_encrypted_value
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_MESSAGE_KEYS)
     return result
 
 
@@ -3607,30 +3412,22 @@ def _decode_input_content_url_source(data: object) -> InputContentUrlSource:
         f_value = obj.get("value", _ABSENT)
     if type(f_value) is not str:
         raise _field_error(f_value, "string", "value")
-    if len(obj) == 2:  # no optional key: every default
-        result = InputContentUrlSource.__new__(InputContentUrlSource)
-        result.type = "url"
-        result.value = f_value
-        result.mime_type = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _INPUT_CONTENT_URL_SOURCE_OPTIONAL.intersection(obj)
-    if "mimeType" in f_present:
-        f_mime_type = obj["mimeType"]
-        if type(f_mime_type) is not str:
-            raise _field_error(f_mime_type, "string", "mimeType")
-    else:
-        f_mime_type = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _INPUT_CONTENT_URL_SOURCE_KEYS)
     result = InputContentUrlSource.__new__(InputContentUrlSource)
     result.type = "url"
     result.value = f_value
-    result.mime_type = f_mime_type
-    result.extra = f_extra
-    result._present = f_present
+    result.mime_type = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _INPUT_CONTENT_URL_SOURCE_OPTIONAL.intersection(obj)
+    if "mimeType" in present:
+        f_mime_type = obj["mimeType"]
+        if type(f_mime_type) is not str:
+            raise _field_error(f_mime_type, "string", "mimeType")
+        result.mime_type = f_mime_type
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _INPUT_CONTENT_URL_SOURCE_KEYS)
     return result
 
 
@@ -3650,31 +3447,22 @@ def _decode_image_input_content(data: object) -> ImageInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = ImageInputContent.__new__(ImageInputContent)
-        result.type = "image"
-        result.source = f_source
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _IMAGE_INPUT_CONTENT_OPTIONAL.intersection(obj)
-    if "metadata" in f_present:
-        try:
-            f_metadata: JSONValue | None = _json_value(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _IMAGE_INPUT_CONTENT_KEYS)
     result = ImageInputContent.__new__(ImageInputContent)
     result.type = "image"
     result.source = f_source
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _IMAGE_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in present:
+        try:
+            result.metadata = _json_value(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _IMAGE_INPUT_CONTENT_KEYS)
     return result
 
 
@@ -3694,31 +3482,22 @@ def _decode_audio_input_content(data: object) -> AudioInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = AudioInputContent.__new__(AudioInputContent)
-        result.type = "audio"
-        result.source = f_source
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _AUDIO_INPUT_CONTENT_OPTIONAL.intersection(obj)
-    if "metadata" in f_present:
-        try:
-            f_metadata: JSONValue | None = _json_value(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _AUDIO_INPUT_CONTENT_KEYS)
     result = AudioInputContent.__new__(AudioInputContent)
     result.type = "audio"
     result.source = f_source
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _AUDIO_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in present:
+        try:
+            result.metadata = _json_value(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _AUDIO_INPUT_CONTENT_KEYS)
     return result
 
 
@@ -3738,31 +3517,22 @@ def _decode_video_input_content(data: object) -> VideoInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = VideoInputContent.__new__(VideoInputContent)
-        result.type = "video"
-        result.source = f_source
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _VIDEO_INPUT_CONTENT_OPTIONAL.intersection(obj)
-    if "metadata" in f_present:
-        try:
-            f_metadata: JSONValue | None = _json_value(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _VIDEO_INPUT_CONTENT_KEYS)
     result = VideoInputContent.__new__(VideoInputContent)
     result.type = "video"
     result.source = f_source
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _VIDEO_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in present:
+        try:
+            result.metadata = _json_value(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _VIDEO_INPUT_CONTENT_KEYS)
     return result
 
 
@@ -3782,31 +3552,22 @@ def _decode_document_input_content(data: object) -> DocumentInputContent:
         f_source = _decode_input_content_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = DocumentInputContent.__new__(DocumentInputContent)
-        result.type = "document"
-        result.source = f_source
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _DOCUMENT_INPUT_CONTENT_OPTIONAL.intersection(obj)
-    if "metadata" in f_present:
-        try:
-            f_metadata: JSONValue | None = _json_value(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _DOCUMENT_INPUT_CONTENT_KEYS)
     result = DocumentInputContent.__new__(DocumentInputContent)
     result.type = "document"
     result.source = f_source
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _DOCUMENT_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "metadata" in present:
+        try:
+            result.metadata = _json_value(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _DOCUMENT_INPUT_CONTENT_KEYS)
     return result
 
 
@@ -3845,54 +3606,40 @@ def _decode_binary_input_content(data: object) -> BinaryInputContent:
         f_mime_type = obj.get("mimeType", _ABSENT)
     if type(f_mime_type) is not str:
         raise _field_error(f_mime_type, "string", "mimeType")
-    if len(obj) == 2:  # no optional key: every default
-        result = BinaryInputContent.__new__(BinaryInputContent)
-        result.type = "binary"
-        result.mime_type = f_mime_type
-        result.id = None
-        result.url = None
-        result.data = None
-        result.filename = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _BINARY_INPUT_CONTENT_OPTIONAL.intersection(obj)
-    if "id" in f_present:
-        f_id = obj["id"]
-        if type(f_id) is not str:
-            raise _field_error(f_id, "string", "id")
-    else:
-        f_id = None
-    if "url" in f_present:
-        f_url = obj["url"]
-        if type(f_url) is not str:
-            raise _field_error(f_url, "string", "url")
-    else:
-        f_url = None
-    if "data" in f_present:
-        f_data = obj["data"]
-        if type(f_data) is not str:
-            raise _field_error(f_data, "string", "data")
-    else:
-        f_data = None
-    if "filename" in f_present:
-        f_filename = obj["filename"]
-        if type(f_filename) is not str:
-            raise _field_error(f_filename, "string", "filename")
-    else:
-        f_filename = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _BINARY_INPUT_CONTENT_KEYS)
     result = BinaryInputContent.__new__(BinaryInputContent)
     result.type = "binary"
     result.mime_type = f_mime_type
-    result.id = f_id
-    result.url = f_url
-    result.data = f_data
-    result.filename = f_filename
-    result.extra = f_extra
-    result._present = f_present
+    result.id = None
+    result.url = None
+    result.data = None
+    result.filename = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _BINARY_INPUT_CONTENT_OPTIONAL.intersection(obj)
+    if "id" in present:
+        f_id = obj["id"]
+        if type(f_id) is not str:
+            raise _field_error(f_id, "string", "id")
+        result.id = f_id
+    if "url" in present:
+        f_url = obj["url"]
+        if type(f_url) is not str:
+            raise _field_error(f_url, "string", "url")
+        result.url = f_url
+    if "data" in present:
+        f_data = obj["data"]
+        if type(f_data) is not str:
+            raise _field_error(f_data, "string", "data")
+        result.data = f_data
+    if "filename" in present:
+        f_filename = obj["filename"]
+        if type(f_filename) is not str:
+            raise _field_error(f_filename, "string", "filename")
+        result.filename = f_filename
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _BINARY_INPUT_CONTENT_KEYS)
     return result
 
 
@@ -3912,67 +3659,47 @@ def _decode_run_started_event(data: object) -> RunStartedEvent:
         raise _field_error(f_thread_id, "string", "threadId")
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
-    if len(obj) == 3:  # no optional key: every default
-        result = RunStartedEvent.__new__(RunStartedEvent)
-        result.type = "RUN_STARTED"
-        result.thread_id = f_thread_id
-        result.run_id = f_run_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.parent_run_id = None
-        result.input = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _RUN_STARTED_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "parentRunId" in f_present:
-        f_parent_run_id = obj["parentRunId"]
-        if type(f_parent_run_id) is not str:
-            raise _field_error(f_parent_run_id, "string", "parentRunId")
-    else:
-        f_parent_run_id = None
-    if "input" in f_present:
-        try:
-            f_input: RunAgentInput | None = _decode_run_agent_input(obj["input"])
-        except DecodeError as error:
-            raise error.at(_segment("input")) from None
-    else:
-        f_input = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RUN_STARTED_EVENT_KEYS)
     result = RunStartedEvent.__new__(RunStartedEvent)
     result.type = "RUN_STARTED"
     result.thread_id = f_thread_id
     result.run_id = f_run_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.parent_run_id = f_parent_run_id
-    result.input = f_input
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.parent_run_id = None
+    result.input = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _RUN_STARTED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "parentRunId" in present:
+        f_parent_run_id = obj["parentRunId"]
+        if type(f_parent_run_id) is not str:
+            raise _field_error(f_parent_run_id, "string", "parentRunId")
+        result.parent_run_id = f_parent_run_id
+    if "input" in present:
+        try:
+            result.input = _decode_run_agent_input(obj["input"])
+        except DecodeError as error:
+            raise error.at(_segment("input")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RUN_STARTED_EVENT_KEYS)
     return result
 
 
@@ -3992,80 +3719,56 @@ def _decode_run_finished_event(data: object) -> RunFinishedEvent:
         raise _field_error(f_thread_id, "string", "threadId")
     if type(f_run_id) is not str:
         raise _field_error(f_run_id, "string", "runId")
-    if len(obj) == 3:  # no optional key: every default
-        result = RunFinishedEvent.__new__(RunFinishedEvent)
-        result.type = "RUN_FINISHED"
-        result.thread_id = f_thread_id
-        result.run_id = f_run_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.result = None
-        result.outcome = None
-        result.usage = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _RUN_FINISHED_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "result" in f_present:
-        try:
-            f_result: JSONValue | None = _json_value(obj["result"])
-        except DecodeError as error:
-            raise error.at(_segment("result")) from None
-    else:
-        f_result = None
-    if "outcome" in f_present:
-        try:
-            f_outcome: RunFinishedOutcome | None = _d_opt_run_finished_outcome(obj["outcome"])
-        except DecodeError as error:
-            raise error.at(_segment("outcome")) from None
-    else:
-        f_outcome = None
-    if "usage" in f_present:
-        v_usage = obj["usage"]
-        if type(v_usage) is not list:
-            raise _field_error(v_usage, "array", "usage")
-        try:
-            f_usage: list[TokenUsage] | None = [_decode_token_usage(item) for item in v_usage]
-        except DecodeError:
-            raise _item_error(v_usage, _decode_token_usage, "usage") from None
-    else:
-        f_usage = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
     result = RunFinishedEvent.__new__(RunFinishedEvent)
     result.type = "RUN_FINISHED"
     result.thread_id = f_thread_id
     result.run_id = f_run_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.result = f_result
-    result.outcome = f_outcome
-    result.usage = f_usage
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.result = None
+    result.outcome = None
+    result.usage = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _RUN_FINISHED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "result" in present:
+        try:
+            result.result = _json_value(obj["result"])
+        except DecodeError as error:
+            raise error.at(_segment("result")) from None
+    if "outcome" in present:
+        try:
+            result.outcome = _d_opt_run_finished_outcome(obj["outcome"])
+        except DecodeError as error:
+            raise error.at(_segment("outcome")) from None
+    if "usage" in present:
+        v_usage = obj["usage"]
+        if type(v_usage) is not list:
+            raise _field_error(v_usage, "array", "usage")
+        try:
+            result.usage = [_decode_token_usage(item) for item in v_usage]
+        except DecodeError:
+            raise _item_error(v_usage, _decode_token_usage, "usage") from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RUN_FINISHED_EVENT_KEYS)
     return result
 
 
@@ -4081,68 +3784,49 @@ def _decode_run_error_event(data: object) -> RunErrorEvent:
         f_message = obj.get("message", _ABSENT)
     if type(f_message) is not str:
         raise _field_error(f_message, "string", "message")
+    result = RunErrorEvent.__new__(RunErrorEvent)
+    result.type = "RUN_ERROR"
+    result.message = f_message
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.code = None
+    result.usage = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = RunErrorEvent.__new__(RunErrorEvent)
-        result.type = "RUN_ERROR"
-        result.message = f_message
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.code = None
-        result.usage = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _RUN_ERROR_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _RUN_ERROR_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "code" in f_present:
+    if "code" in present:
         f_code = obj["code"]
         if type(f_code) is not str:
             raise _field_error(f_code, "string", "code")
-    else:
-        f_code = None
-    if "usage" in f_present:
+        result.code = f_code
+    if "usage" in present:
         v_usage = obj["usage"]
         if type(v_usage) is not list:
             raise _field_error(v_usage, "array", "usage")
         try:
-            f_usage: list[TokenUsage] | None = [_decode_token_usage(item) for item in v_usage]
+            result.usage = [_decode_token_usage(item) for item in v_usage]
         except DecodeError:
             raise _item_error(v_usage, _decode_token_usage, "usage") from None
-    else:
-        f_usage = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RUN_ERROR_EVENT_KEYS)
-    result = RunErrorEvent.__new__(RunErrorEvent)
-    result.type = "RUN_ERROR"
-    result.message = f_message
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.code = f_code
-    result.usage = f_usage
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RUN_ERROR_EVENT_KEYS)
     return result
 
 
@@ -4158,48 +3842,34 @@ def _decode_step_started_event(data: object) -> StepStartedEvent:
         f_step_name = obj.get("stepName", _ABSENT)
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
-    if len(obj) == 2:  # no optional key: every default
-        result = StepStartedEvent.__new__(StepStartedEvent)
-        result.type = "STEP_STARTED"
-        result.step_name = f_step_name
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _STEP_STARTED_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _STEP_STARTED_EVENT_KEYS)
     result = StepStartedEvent.__new__(StepStartedEvent)
     result.type = "STEP_STARTED"
     result.step_name = f_step_name
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _STEP_STARTED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _STEP_STARTED_EVENT_KEYS)
     return result
 
 
@@ -4215,48 +3885,34 @@ def _decode_step_finished_event(data: object) -> StepFinishedEvent:
         f_step_name = obj.get("stepName", _ABSENT)
     if type(f_step_name) is not str:
         raise _field_error(f_step_name, "string", "stepName")
-    if len(obj) == 2:  # no optional key: every default
-        result = StepFinishedEvent.__new__(StepFinishedEvent)
-        result.type = "STEP_FINISHED"
-        result.step_name = f_step_name
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _STEP_FINISHED_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
     result = StepFinishedEvent.__new__(StepFinishedEvent)
     result.type = "STEP_FINISHED"
     result.step_name = f_step_name
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _STEP_FINISHED_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _STEP_FINISHED_EVENT_KEYS)
     return result
 
 
@@ -4272,67 +3928,46 @@ def _decode_text_message_start_event(data: object) -> TextMessageStartEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    if len(obj) == 2:  # no optional key: every default
-        result = TextMessageStartEvent.__new__(TextMessageStartEvent)
-        result.type = "TEXT_MESSAGE_START"
-        result.message_id = f_message_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.role = TextMessageRole.ASSISTANT
-        result.name = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "role" in f_present:
-        try:
-            f_role: TextMessageRole | UnknownTextMessageRole = _decode_text_message_role(
-                obj["role"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("role")) from None
-    else:
-        f_role = TextMessageRole.ASSISTANT
-    if "name" in f_present:
-        f_name = obj["name"]
-        if type(f_name) is not str:
-            raise _field_error(f_name, "string", "name")
-    else:
-        f_name = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
     result = TextMessageStartEvent.__new__(TextMessageStartEvent)
     result.type = "TEXT_MESSAGE_START"
     result.message_id = f_message_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.role = f_role
-    result.name = f_name
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.role = TextMessageRole.ASSISTANT
+    result.name = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "role" in present:
+        try:
+            result.role = _decode_text_message_role(obj["role"])
+        except DecodeError as error:
+            raise error.at(_segment("role")) from None
+    if "name" in present:
+        f_name = obj["name"]
+        if type(f_name) is not str:
+            raise _field_error(f_name, "string", "name")
+        result.name = f_name
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_MESSAGE_START_EVENT_KEYS)
     return result
 
 
@@ -4352,50 +3987,35 @@ def _decode_text_message_content_event(data: object) -> TextMessageContentEvent:
         raise _field_error(f_message_id, "string", "messageId")
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
-    if len(obj) == 3:  # no optional key: every default
-        result = TextMessageContentEvent.__new__(TextMessageContentEvent)
-        result.type = "TEXT_MESSAGE_CONTENT"
-        result.message_id = f_message_id
-        result.delta = f_delta
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     result = TextMessageContentEvent.__new__(TextMessageContentEvent)
     result.type = "TEXT_MESSAGE_CONTENT"
     result.message_id = f_message_id
     result.delta = f_delta
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     return result
 
 
@@ -4411,48 +4031,34 @@ def _decode_text_message_end_event(data: object) -> TextMessageEndEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    if len(obj) == 2:  # no optional key: every default
-        result = TextMessageEndEvent.__new__(TextMessageEndEvent)
-        result.type = "TEXT_MESSAGE_END"
-        result.message_id = f_message_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
     result = TextMessageEndEvent.__new__(TextMessageEndEvent)
     result.type = "TEXT_MESSAGE_END"
     result.message_id = f_message_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_MESSAGE_END_EVENT_KEYS)
     return result
 
 
@@ -4462,81 +4068,57 @@ def _decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TEXT_MESSAGE_CHUNK":
         _tag(obj, "type", "TEXT_MESSAGE_CHUNK")
+    result = TextMessageChunkEvent.__new__(TextMessageChunkEvent)
+    result.type = "TEXT_MESSAGE_CHUNK"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.message_id = None
+    result.role = None
+    result.delta = None
+    result.name = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = TextMessageChunkEvent.__new__(TextMessageChunkEvent)
-        result.type = "TEXT_MESSAGE_CHUNK"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.message_id = None
-        result.role = None
-        result.delta = None
-        result.name = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _TEXT_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "messageId" in f_present:
+    if "messageId" in present:
         f_message_id = obj["messageId"]
         if type(f_message_id) is not str:
             raise _field_error(f_message_id, "string", "messageId")
-    else:
-        f_message_id = None
-    if "role" in f_present:
+        result.message_id = f_message_id
+    if "role" in present:
         try:
-            f_role: TextMessageRole | UnknownTextMessageRole | None = _decode_text_message_role(
-                obj["role"]
-            )
+            result.role = _decode_text_message_role(obj["role"])
         except DecodeError as error:
             raise error.at(_segment("role")) from None
-    else:
-        f_role = None
-    if "delta" in f_present:
+    if "delta" in present:
         f_delta = obj["delta"]
         if type(f_delta) is not str:
             raise _field_error(f_delta, "string", "delta")
-    else:
-        f_delta = None
-    if "name" in f_present:
+        result.delta = f_delta
+    if "name" in present:
         f_name = obj["name"]
         if type(f_name) is not str:
             raise _field_error(f_name, "string", "name")
-    else:
-        f_name = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
-    result = TextMessageChunkEvent.__new__(TextMessageChunkEvent)
-    result.type = "TEXT_MESSAGE_CHUNK"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.message_id = f_message_id
-    result.role = f_role
-    result.delta = f_delta
-    result.name = f_name
-    result.extra = f_extra
-    result._present = f_present
+        result.name = f_name
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_MESSAGE_CHUNK_EVENT_KEYS)
     return result
 
 
@@ -4556,58 +4138,41 @@ def _decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     if type(f_tool_call_name) is not str:
         raise _field_error(f_tool_call_name, "string", "toolCallName")
-    if len(obj) == 3:  # no optional key: every default
-        result = ToolCallStartEvent.__new__(ToolCallStartEvent)
-        result.type = "TOOL_CALL_START"
-        result.tool_call_id = f_tool_call_id
-        result.tool_call_name = f_tool_call_name
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.parent_message_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_CALL_START_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "parentMessageId" in f_present:
-        f_parent_message_id = obj["parentMessageId"]
-        if f_parent_message_id is not None and type(f_parent_message_id) is not str:
-            raise _field_error(f_parent_message_id, "string", "parentMessageId")
-    else:
-        f_parent_message_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
     result = ToolCallStartEvent.__new__(ToolCallStartEvent)
     result.type = "TOOL_CALL_START"
     result.tool_call_id = f_tool_call_id
     result.tool_call_name = f_tool_call_name
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.parent_message_id = f_parent_message_id
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.parent_message_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_CALL_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "parentMessageId" in present:
+        f_parent_message_id = obj["parentMessageId"]
+        if f_parent_message_id is not None and type(f_parent_message_id) is not str:
+            raise _field_error(f_parent_message_id, "string", "parentMessageId")
+        result.parent_message_id = f_parent_message_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CALL_START_EVENT_KEYS)
     return result
 
 
@@ -4627,50 +4192,35 @@ def _decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
-    if len(obj) == 3:  # no optional key: every default
-        result = ToolCallArgsEvent.__new__(ToolCallArgsEvent)
-        result.type = "TOOL_CALL_ARGS"
-        result.tool_call_id = f_tool_call_id
-        result.delta = f_delta
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_CALL_ARGS_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
     result = ToolCallArgsEvent.__new__(ToolCallArgsEvent)
     result.type = "TOOL_CALL_ARGS"
     result.tool_call_id = f_tool_call_id
     result.delta = f_delta
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_CALL_ARGS_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CALL_ARGS_EVENT_KEYS)
     return result
 
 
@@ -4686,48 +4236,34 @@ def _decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
         f_tool_call_id = obj.get("toolCallId", _ABSENT)
     if type(f_tool_call_id) is not str:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
-    if len(obj) == 2:  # no optional key: every default
-        result = ToolCallEndEvent.__new__(ToolCallEndEvent)
-        result.type = "TOOL_CALL_END"
-        result.tool_call_id = f_tool_call_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_CALL_END_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
     result = ToolCallEndEvent.__new__(ToolCallEndEvent)
     result.type = "TOOL_CALL_END"
     result.tool_call_id = f_tool_call_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_CALL_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CALL_END_EVENT_KEYS)
     return result
 
 
@@ -4737,78 +4273,57 @@ def _decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "TOOL_CALL_CHUNK":
         _tag(obj, "type", "TOOL_CALL_CHUNK")
+    result = ToolCallChunkEvent.__new__(ToolCallChunkEvent)
+    result.type = "TOOL_CALL_CHUNK"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.tool_call_id = None
+    result.tool_call_name = None
+    result.parent_message_id = None
+    result.delta = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ToolCallChunkEvent.__new__(ToolCallChunkEvent)
-        result.type = "TOOL_CALL_CHUNK"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.tool_call_id = None
-        result.tool_call_name = None
-        result.parent_message_id = None
-        result.delta = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_CALL_CHUNK_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _TOOL_CALL_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "toolCallId" in f_present:
+    if "toolCallId" in present:
         f_tool_call_id = obj["toolCallId"]
         if type(f_tool_call_id) is not str:
             raise _field_error(f_tool_call_id, "string", "toolCallId")
-    else:
-        f_tool_call_id = None
-    if "toolCallName" in f_present:
+        result.tool_call_id = f_tool_call_id
+    if "toolCallName" in present:
         f_tool_call_name = obj["toolCallName"]
         if type(f_tool_call_name) is not str:
             raise _field_error(f_tool_call_name, "string", "toolCallName")
-    else:
-        f_tool_call_name = None
-    if "parentMessageId" in f_present:
+        result.tool_call_name = f_tool_call_name
+    if "parentMessageId" in present:
         f_parent_message_id = obj["parentMessageId"]
         if f_parent_message_id is not None and type(f_parent_message_id) is not str:
             raise _field_error(f_parent_message_id, "string", "parentMessageId")
-    else:
-        f_parent_message_id = None
-    if "delta" in f_present:
+        result.parent_message_id = f_parent_message_id
+    if "delta" in present:
         f_delta = obj["delta"]
         if type(f_delta) is not str:
             raise _field_error(f_delta, "string", "delta")
-    else:
-        f_delta = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
-    result = ToolCallChunkEvent.__new__(ToolCallChunkEvent)
-    result.type = "TOOL_CALL_CHUNK"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.tool_call_id = f_tool_call_id
-    result.tool_call_name = f_tool_call_name
-    result.parent_message_id = f_parent_message_id
-    result.delta = f_delta
-    result.extra = f_extra
-    result._present = f_present
+        result.delta = f_delta
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CALL_CHUNK_EVENT_KEYS)
     return result
 
 
@@ -4832,61 +4347,42 @@ def _decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
         raise _field_error(f_tool_call_id, "string", "toolCallId")
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    if len(obj) == 4:  # no optional key: every default
-        result = ToolCallResultEvent.__new__(ToolCallResultEvent)
-        result.type = "TOOL_CALL_RESULT"
-        result.message_id = f_message_id
-        result.tool_call_id = f_tool_call_id
-        result.content = f_content
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.role = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_CALL_RESULT_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "role" in f_present:
-        try:
-            f_role: ToolCallResultRole | None = _decode_tool_call_result_role(obj["role"])
-        except DecodeError as error:
-            raise error.at(_segment("role")) from None
-    else:
-        f_role = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
     result = ToolCallResultEvent.__new__(ToolCallResultEvent)
     result.type = "TOOL_CALL_RESULT"
     result.message_id = f_message_id
     result.tool_call_id = f_tool_call_id
     result.content = f_content
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.role = f_role
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.role = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_CALL_RESULT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "role" in present:
+        try:
+            result.role = _decode_tool_call_result_role(obj["role"])
+        except DecodeError as error:
+            raise error.at(_segment("role")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CALL_RESULT_EVENT_KEYS)
     return result
 
 
@@ -4896,55 +4392,39 @@ def _decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "STATE_SNAPSHOT":
         _tag(obj, "type", "STATE_SNAPSHOT")
+    result = StateSnapshotEvent.__new__(StateSnapshotEvent)
+    result.type = "STATE_SNAPSHOT"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.snapshot = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = StateSnapshotEvent.__new__(StateSnapshotEvent)
-        result.type = "STATE_SNAPSHOT"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.snapshot = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _STATE_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _STATE_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "snapshot" in f_present:
+    if "snapshot" in present:
         try:
-            f_snapshot: JSONValue | None = _json_value(obj["snapshot"])
+            result.snapshot = _json_value(obj["snapshot"])
         except DecodeError as error:
             raise error.at(_segment("snapshot")) from None
-    else:
-        f_snapshot = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
-    result = StateSnapshotEvent.__new__(StateSnapshotEvent)
-    result.type = "STATE_SNAPSHOT"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.snapshot = f_snapshot
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _STATE_SNAPSHOT_EVENT_KEYS)
     return result
 
 
@@ -4966,48 +4446,34 @@ def _decode_state_delta_event(data: object) -> StateDeltaEvent:
         f_delta = [_json_value(item) for item in v_delta]
     except DecodeError:
         raise _item_error(v_delta, _json_value, "delta") from None
-    if len(obj) == 2:  # no optional key: every default
-        result = StateDeltaEvent.__new__(StateDeltaEvent)
-        result.type = "STATE_DELTA"
-        result.delta = f_delta
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _STATE_DELTA_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _STATE_DELTA_EVENT_KEYS)
     result = StateDeltaEvent.__new__(StateDeltaEvent)
     result.type = "STATE_DELTA"
     result.delta = f_delta
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _STATE_DELTA_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _STATE_DELTA_EVENT_KEYS)
     return result
 
 
@@ -5029,48 +4495,34 @@ def _decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
         f_messages = [_decode_message(item) for item in v_messages]
     except DecodeError:
         raise _item_error(v_messages, _decode_message, "messages") from None
-    if len(obj) == 2:  # no optional key: every default
-        result = MessagesSnapshotEvent.__new__(MessagesSnapshotEvent)
-        result.type = "MESSAGES_SNAPSHOT"
-        result.messages = f_messages
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _MESSAGES_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
     result = MessagesSnapshotEvent.__new__(MessagesSnapshotEvent)
     result.type = "MESSAGES_SNAPSHOT"
     result.messages = f_messages
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _MESSAGES_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MESSAGES_SNAPSHOT_EVENT_KEYS)
     return result
 
 
@@ -5080,63 +4532,45 @@ def _decode_raw_event(data: object) -> RawEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "RAW":
         _tag(obj, "type", "RAW")
+    result = RawEvent.__new__(RawEvent)
+    result.type = "RAW"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.event = None
+    result.source = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = RawEvent.__new__(RawEvent)
-        result.type = "RAW"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.event = None
-        result.source = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _RAW_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _RAW_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "event" in f_present:
+    if "event" in present:
         try:
-            f_event: JSONValue | None = _json_value(obj["event"])
+            result.event = _json_value(obj["event"])
         except DecodeError as error:
             raise error.at(_segment("event")) from None
-    else:
-        f_event = None
-    if "source" in f_present:
+    if "source" in present:
         f_source = obj["source"]
         if type(f_source) is not str:
             raise _field_error(f_source, "string", "source")
-    else:
-        f_source = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RAW_EVENT_KEYS)
-    result = RawEvent.__new__(RawEvent)
-    result.type = "RAW"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.event = f_event
-    result.source = f_source
-    result.extra = f_extra
-    result._present = f_present
+        result.source = f_source
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RAW_EVENT_KEYS)
     return result
 
 
@@ -5152,57 +4586,40 @@ def _decode_custom_event(data: object) -> CustomEvent:
         f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    if len(obj) == 2:  # no optional key: every default
-        result = CustomEvent.__new__(CustomEvent)
-        result.type = "CUSTOM"
-        result.name = f_name
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.value = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CUSTOM_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "value" in f_present:
-        try:
-            f_value: JSONValue | None = _json_value(obj["value"])
-        except DecodeError as error:
-            raise error.at(_segment("value")) from None
-    else:
-        f_value = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CUSTOM_EVENT_KEYS)
     result = CustomEvent.__new__(CustomEvent)
     result.type = "CUSTOM"
     result.name = f_name
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.value = f_value
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.value = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _CUSTOM_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "value" in present:
+        try:
+            result.value = _json_value(obj["value"])
+        except DecodeError as error:
+            raise error.at(_segment("value")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CUSTOM_EVENT_KEYS)
     return result
 
 
@@ -5212,46 +4629,33 @@ def _decode_thinking_text_message_start_event(data: object) -> ThinkingTextMessa
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_TEXT_MESSAGE_START":
         _tag(obj, "type", "THINKING_TEXT_MESSAGE_START")
+    result = ThinkingTextMessageStartEvent.__new__(ThinkingTextMessageStartEvent)
+    result.type = "THINKING_TEXT_MESSAGE_START"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ThinkingTextMessageStartEvent.__new__(ThinkingTextMessageStartEvent)
-        result.type = "THINKING_TEXT_MESSAGE_START"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _THINKING_TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _THINKING_TEXT_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_START_EVENT_KEYS)
-    result = ThinkingTextMessageStartEvent.__new__(ThinkingTextMessageStartEvent)
-    result.type = "THINKING_TEXT_MESSAGE_START"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _THINKING_TEXT_MESSAGE_START_EVENT_KEYS)
     return result
 
 
@@ -5267,48 +4671,34 @@ def _decode_thinking_text_message_content_event(data: object) -> ThinkingTextMes
         f_delta = obj.get("delta", _ABSENT)
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
-    if len(obj) == 2:  # no optional key: every default
-        result = ThinkingTextMessageContentEvent.__new__(ThinkingTextMessageContentEvent)
-        result.type = "THINKING_TEXT_MESSAGE_CONTENT"
-        result.delta = f_delta
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _THINKING_TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     result = ThinkingTextMessageContentEvent.__new__(ThinkingTextMessageContentEvent)
     result.type = "THINKING_TEXT_MESSAGE_CONTENT"
     result.delta = f_delta
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _THINKING_TEXT_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _THINKING_TEXT_MESSAGE_CONTENT_EVENT_KEYS)
     return result
 
 
@@ -5318,46 +4708,33 @@ def _decode_thinking_text_message_end_event(data: object) -> ThinkingTextMessage
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_TEXT_MESSAGE_END":
         _tag(obj, "type", "THINKING_TEXT_MESSAGE_END")
+    result = ThinkingTextMessageEndEvent.__new__(ThinkingTextMessageEndEvent)
+    result.type = "THINKING_TEXT_MESSAGE_END"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ThinkingTextMessageEndEvent.__new__(ThinkingTextMessageEndEvent)
-        result.type = "THINKING_TEXT_MESSAGE_END"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _THINKING_TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _THINKING_TEXT_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _THINKING_TEXT_MESSAGE_END_EVENT_KEYS)
-    result = ThinkingTextMessageEndEvent.__new__(ThinkingTextMessageEndEvent)
-    result.type = "THINKING_TEXT_MESSAGE_END"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _THINKING_TEXT_MESSAGE_END_EVENT_KEYS)
     return result
 
 
@@ -5367,54 +4744,39 @@ def _decode_thinking_start_event(data: object) -> ThinkingStartEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_START":
         _tag(obj, "type", "THINKING_START")
+    result = ThinkingStartEvent.__new__(ThinkingStartEvent)
+    result.type = "THINKING_START"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.title = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ThinkingStartEvent.__new__(ThinkingStartEvent)
-        result.type = "THINKING_START"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.title = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _THINKING_START_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _THINKING_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "title" in f_present:
+    if "title" in present:
         f_title = obj["title"]
         if type(f_title) is not str:
             raise _field_error(f_title, "string", "title")
-    else:
-        f_title = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _THINKING_START_EVENT_KEYS)
-    result = ThinkingStartEvent.__new__(ThinkingStartEvent)
-    result.type = "THINKING_START"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.title = f_title
-    result.extra = f_extra
-    result._present = f_present
+        result.title = f_title
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _THINKING_START_EVENT_KEYS)
     return result
 
 
@@ -5424,46 +4786,33 @@ def _decode_thinking_end_event(data: object) -> ThinkingEndEvent:
     obj: dict[str, object] = data
     if obj.get("type") != "THINKING_END":
         _tag(obj, "type", "THINKING_END")
+    result = ThinkingEndEvent.__new__(ThinkingEndEvent)
+    result.type = "THINKING_END"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ThinkingEndEvent.__new__(ThinkingEndEvent)
-        result.type = "THINKING_END"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _THINKING_END_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _THINKING_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _THINKING_END_EVENT_KEYS)
-    result = ThinkingEndEvent.__new__(ThinkingEndEvent)
-    result.type = "THINKING_END"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _THINKING_END_EVENT_KEYS)
     return result
 
 
@@ -5491,60 +4840,42 @@ def _decode_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
         f_content = _json_object(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = ActivitySnapshotEvent.__new__(ActivitySnapshotEvent)
-        result.type = "ACTIVITY_SNAPSHOT"
-        result.message_id = f_message_id
-        result.activity_type = f_activity_type
-        result.content = f_content
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.replace = True
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _ACTIVITY_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "replace" in f_present:
-        f_replace = obj["replace"]
-        if type(f_replace) is not bool:
-            raise _field_error(f_replace, "boolean", "replace")
-    else:
-        f_replace = True
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ACTIVITY_SNAPSHOT_EVENT_KEYS)
     result = ActivitySnapshotEvent.__new__(ActivitySnapshotEvent)
     result.type = "ACTIVITY_SNAPSHOT"
     result.message_id = f_message_id
     result.activity_type = f_activity_type
     result.content = f_content
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.replace = f_replace
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.replace = True
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _ACTIVITY_SNAPSHOT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "replace" in present:
+        f_replace = obj["replace"]
+        if type(f_replace) is not bool:
+            raise _field_error(f_replace, "boolean", "replace")
+        result.replace = f_replace
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ACTIVITY_SNAPSHOT_EVENT_KEYS)
     return result
 
 
@@ -5574,52 +4905,36 @@ def _decode_activity_delta_event(data: object) -> ActivityDeltaEvent:
         f_patch = [_json_value(item) for item in v_patch]
     except DecodeError:
         raise _item_error(v_patch, _json_value, "patch") from None
-    if len(obj) == 4:  # no optional key: every default
-        result = ActivityDeltaEvent.__new__(ActivityDeltaEvent)
-        result.type = "ACTIVITY_DELTA"
-        result.message_id = f_message_id
-        result.activity_type = f_activity_type
-        result.patch = f_patch
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _ACTIVITY_DELTA_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ACTIVITY_DELTA_EVENT_KEYS)
     result = ActivityDeltaEvent.__new__(ActivityDeltaEvent)
     result.type = "ACTIVITY_DELTA"
     result.message_id = f_message_id
     result.activity_type = f_activity_type
     result.patch = f_patch
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _ACTIVITY_DELTA_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ACTIVITY_DELTA_EVENT_KEYS)
     return result
 
 
@@ -5635,48 +4950,34 @@ def _decode_reasoning_start_event(data: object) -> ReasoningStartEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    if len(obj) == 2:  # no optional key: every default
-        result = ReasoningStartEvent.__new__(ReasoningStartEvent)
-        result.type = "REASONING_START"
-        result.message_id = f_message_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _REASONING_START_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_START_EVENT_KEYS)
     result = ReasoningStartEvent.__new__(ReasoningStartEvent)
     result.type = "REASONING_START"
     result.message_id = f_message_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _REASONING_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_START_EVENT_KEYS)
     return result
 
 
@@ -5694,50 +4995,35 @@ def _decode_reasoning_message_start_event(data: object) -> ReasoningMessageStart
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    if len(obj) == 3:  # no optional key: every default
-        result = ReasoningMessageStartEvent.__new__(ReasoningMessageStartEvent)
-        result.type = "REASONING_MESSAGE_START"
-        result.message_id = f_message_id
-        result.role = "reasoning"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _REASONING_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_MESSAGE_START_EVENT_KEYS)
     result = ReasoningMessageStartEvent.__new__(ReasoningMessageStartEvent)
     result.type = "REASONING_MESSAGE_START"
     result.message_id = f_message_id
     result.role = "reasoning"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _REASONING_MESSAGE_START_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_MESSAGE_START_EVENT_KEYS)
     return result
 
 
@@ -5757,50 +5043,35 @@ def _decode_reasoning_message_content_event(data: object) -> ReasoningMessageCon
         raise _field_error(f_message_id, "string", "messageId")
     if type(f_delta) is not str:
         raise _field_error(f_delta, "string", "delta")
-    if len(obj) == 3:  # no optional key: every default
-        result = ReasoningMessageContentEvent.__new__(ReasoningMessageContentEvent)
-        result.type = "REASONING_MESSAGE_CONTENT"
-        result.message_id = f_message_id
-        result.delta = f_delta
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _REASONING_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_MESSAGE_CONTENT_EVENT_KEYS)
     result = ReasoningMessageContentEvent.__new__(ReasoningMessageContentEvent)
     result.type = "REASONING_MESSAGE_CONTENT"
     result.message_id = f_message_id
     result.delta = f_delta
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _REASONING_MESSAGE_CONTENT_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_MESSAGE_CONTENT_EVENT_KEYS)
     return result
 
 
@@ -5816,48 +5087,34 @@ def _decode_reasoning_message_end_event(data: object) -> ReasoningMessageEndEven
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    if len(obj) == 2:  # no optional key: every default
-        result = ReasoningMessageEndEvent.__new__(ReasoningMessageEndEvent)
-        result.type = "REASONING_MESSAGE_END"
-        result.message_id = f_message_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _REASONING_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_MESSAGE_END_EVENT_KEYS)
     result = ReasoningMessageEndEvent.__new__(ReasoningMessageEndEvent)
     result.type = "REASONING_MESSAGE_END"
     result.message_id = f_message_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _REASONING_MESSAGE_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_MESSAGE_END_EVENT_KEYS)
     return result
 
 
@@ -5867,62 +5124,45 @@ def _decode_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunk
     obj: dict[str, object] = data
     if obj.get("type") != "REASONING_MESSAGE_CHUNK":
         _tag(obj, "type", "REASONING_MESSAGE_CHUNK")
+    result = ReasoningMessageChunkEvent.__new__(ReasoningMessageChunkEvent)
+    result.type = "REASONING_MESSAGE_CHUNK"
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.message_id = None
+    result.delta = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ReasoningMessageChunkEvent.__new__(ReasoningMessageChunkEvent)
-        result.type = "REASONING_MESSAGE_CHUNK"
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.message_id = None
-        result.delta = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _REASONING_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
+    result._present = present = _REASONING_MESSAGE_CHUNK_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
         f_timestamp = obj["timestamp"]
         if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
             raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
         try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
+            result.raw_event = _json_value(obj["rawEvent"])
         except DecodeError as error:
             raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
+    if "metadata" in present:
         try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
+            result.metadata = _json_object(obj["metadata"])
         except DecodeError as error:
             raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "messageId" in f_present:
+    if "messageId" in present:
         f_message_id = obj["messageId"]
         if type(f_message_id) is not str:
             raise _field_error(f_message_id, "string", "messageId")
-    else:
-        f_message_id = None
-    if "delta" in f_present:
+        result.message_id = f_message_id
+    if "delta" in present:
         f_delta = obj["delta"]
         if type(f_delta) is not str:
             raise _field_error(f_delta, "string", "delta")
-    else:
-        f_delta = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_MESSAGE_CHUNK_EVENT_KEYS)
-    result = ReasoningMessageChunkEvent.__new__(ReasoningMessageChunkEvent)
-    result.type = "REASONING_MESSAGE_CHUNK"
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.message_id = f_message_id
-    result.delta = f_delta
-    result.extra = f_extra
-    result._present = f_present
+        result.delta = f_delta
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_MESSAGE_CHUNK_EVENT_KEYS)
     return result
 
 
@@ -5938,48 +5178,34 @@ def _decode_reasoning_end_event(data: object) -> ReasoningEndEvent:
         f_message_id = obj.get("messageId", _ABSENT)
     if type(f_message_id) is not str:
         raise _field_error(f_message_id, "string", "messageId")
-    if len(obj) == 2:  # no optional key: every default
-        result = ReasoningEndEvent.__new__(ReasoningEndEvent)
-        result.type = "REASONING_END"
-        result.message_id = f_message_id
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _REASONING_END_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_END_EVENT_KEYS)
     result = ReasoningEndEvent.__new__(ReasoningEndEvent)
     result.type = "REASONING_END"
     result.message_id = f_message_id
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _REASONING_END_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_END_EVENT_KEYS)
     return result
 
 
@@ -6007,52 +5233,36 @@ def _decode_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedV
         raise _field_error(f_entity_id, "string", "entityId")
     if type(f_encrypted_value) is not str:
         raise _field_error(f_encrypted_value, "string", "encryptedValue")
-    if len(obj) == 4:  # no optional key: every default
-        result = ReasoningEncryptedValueEvent.__new__(ReasoningEncryptedValueEvent)
-        result.type = "REASONING_ENCRYPTED_VALUE"
-        result.subtype = f_subtype
-        result.entity_id = f_entity_id
-        result.encrypted_value = f_encrypted_value
-        result.timestamp = None
-        result.raw_event = None
-        result.metadata = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _REASONING_ENCRYPTED_VALUE_EVENT_OPTIONAL.intersection(obj)
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
-            raise _field_error(f_timestamp, "integer", "timestamp")
-    else:
-        f_timestamp = None
-    if "rawEvent" in f_present:
-        try:
-            f_raw_event: JSONValue | None = _json_value(obj["rawEvent"])
-        except DecodeError as error:
-            raise error.at(_segment("rawEvent")) from None
-    else:
-        f_raw_event = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: dict[str, JSONValue] | None = _json_object(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REASONING_ENCRYPTED_VALUE_EVENT_KEYS)
     result = ReasoningEncryptedValueEvent.__new__(ReasoningEncryptedValueEvent)
     result.type = "REASONING_ENCRYPTED_VALUE"
     result.subtype = f_subtype
     result.entity_id = f_entity_id
     result.encrypted_value = f_encrypted_value
-    result.timestamp = f_timestamp
-    result.raw_event = f_raw_event
-    result.metadata = f_metadata
-    result.extra = f_extra
-    result._present = f_present
+    result.timestamp = None
+    result.raw_event = None
+    result.metadata = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _REASONING_ENCRYPTED_VALUE_EVENT_OPTIONAL.intersection(obj)
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not int or not -_INT_BOUND < f_timestamp < _INT_BOUND:
+            raise _field_error(f_timestamp, "integer", "timestamp")
+        result.timestamp = f_timestamp
+    if "rawEvent" in present:
+        try:
+            result.raw_event = _json_value(obj["rawEvent"])
+        except DecodeError as error:
+            raise error.at(_segment("rawEvent")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _json_object(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REASONING_ENCRYPTED_VALUE_EVENT_KEYS)
     return result
 
 

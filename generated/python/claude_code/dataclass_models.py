@@ -3851,70 +3851,49 @@ def _decode_system_status_message(data: object) -> SystemStatusMessage:
         f_status = obj.get("status", _ABSENT)
     if f_status is not None and type(f_status) is not str:
         raise _field_error(f_status, "string", "status")
-    if len(obj) == 3:  # no optional key: every default
-        result = SystemStatusMessage.__new__(SystemStatusMessage)
-        result.type = "system"
-        result.subtype = "status"
-        result.status = f_status
-        result.permission_mode = None
-        result.compact_result = None
-        result.compact_error = None
-        result.session_id = None
-        result.uuid = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _SYSTEM_STATUS_MESSAGE_OPTIONAL.intersection(obj)
-    if "permissionMode" in f_present:
-        try:
-            f_permission_mode: PermissionMode | UnknownPermissionMode | None = (
-                _decode_permission_mode(obj["permissionMode"])
-            )
-        except DecodeError as error:
-            raise error.at(_segment("permissionMode")) from None
-    else:
-        f_permission_mode = None
-    if "compact_result" in f_present:
-        try:
-            f_compact_result: SystemStatusMessageCompactResult | None = (
-                _decode_system_status_message_compact_result(obj["compact_result"])
-            )
-        except DecodeError as error:
-            raise error.at(_segment("compact_result")) from None
-    else:
-        f_compact_result = None
-    if "compact_error" in f_present:
-        f_compact_error = obj["compact_error"]
-        if type(f_compact_error) is not str:
-            raise _field_error(f_compact_error, "string", "compact_error")
-    else:
-        f_compact_error = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
     result = SystemStatusMessage.__new__(SystemStatusMessage)
     result.type = "system"
     result.subtype = "status"
     result.status = f_status
-    result.permission_mode = f_permission_mode
-    result.compact_result = f_compact_result
-    result.compact_error = f_compact_error
-    result.session_id = f_session_id
-    result.uuid = f_uuid
-    result.extra = f_extra
-    result._present = f_present
+    result.permission_mode = None
+    result.compact_result = None
+    result.compact_error = None
+    result.session_id = None
+    result.uuid = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _SYSTEM_STATUS_MESSAGE_OPTIONAL.intersection(obj)
+    if "permissionMode" in present:
+        try:
+            result.permission_mode = _decode_permission_mode(obj["permissionMode"])
+        except DecodeError as error:
+            raise error.at(_segment("permissionMode")) from None
+    if "compact_result" in present:
+        try:
+            result.compact_result = _decode_system_status_message_compact_result(
+                obj["compact_result"]
+            )
+        except DecodeError as error:
+            raise error.at(_segment("compact_result")) from None
+    if "compact_error" in present:
+        f_compact_error = obj["compact_error"]
+        if type(f_compact_error) is not str:
+            raise _field_error(f_compact_error, "string", "compact_error")
+        result.compact_error = f_compact_error
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SYSTEM_STATUS_MESSAGE_KEYS)
     return result
 
 
@@ -3926,58 +3905,40 @@ def _decode_system_compact_boundary(data: object) -> SystemCompactBoundary:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "compact_boundary":
         _tag(obj, "subtype", "compact_boundary")
-    if len(obj) == 2:  # no optional key: every default
-        result = SystemCompactBoundary.__new__(SystemCompactBoundary)
-        result.type = "system"
-        result.subtype = "compact_boundary"
-        result.compact_metadata = None
-        result.direction = None
-        result.session_id = None
-        result.uuid = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _SYSTEM_COMPACT_BOUNDARY_OPTIONAL.intersection(obj)
-    if "compact_metadata" in f_present:
-        try:
-            f_compact_metadata: CompactMetadata | None = _decode_compact_metadata(
-                obj["compact_metadata"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("compact_metadata")) from None
-    else:
-        f_compact_metadata = None
-    if "direction" in f_present:
-        try:
-            f_direction: CompactDirection | None = _decode_compact_direction(obj["direction"])
-        except DecodeError as error:
-            raise error.at(_segment("direction")) from None
-    else:
-        f_direction = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
     result = SystemCompactBoundary.__new__(SystemCompactBoundary)
     result.type = "system"
     result.subtype = "compact_boundary"
-    result.compact_metadata = f_compact_metadata
-    result.direction = f_direction
-    result.session_id = f_session_id
-    result.uuid = f_uuid
-    result.extra = f_extra
-    result._present = f_present
+    result.compact_metadata = None
+    result.direction = None
+    result.session_id = None
+    result.uuid = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _SYSTEM_COMPACT_BOUNDARY_OPTIONAL.intersection(obj)
+    if "compact_metadata" in present:
+        try:
+            result.compact_metadata = _decode_compact_metadata(obj["compact_metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("compact_metadata")) from None
+    if "direction" in present:
+        try:
+            result.direction = _decode_compact_direction(obj["direction"])
+        except DecodeError as error:
+            raise error.at(_segment("direction")) from None
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SYSTEM_COMPACT_BOUNDARY_KEYS)
     return result
 
 
@@ -3989,62 +3950,46 @@ def _decode_hook_started_message(data: object) -> HookStartedMessage:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "hook_started":
         _tag(obj, "subtype", "hook_started")
-    if len(obj) == 2:  # no optional key: every default
-        result = HookStartedMessage.__new__(HookStartedMessage)
-        result.type = "system"
-        result.subtype = "hook_started"
-        result.hook_id = None
-        result.hook_name = None
-        result.hook_event = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _HOOK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
-    if "hook_id" in f_present:
-        f_hook_id = obj["hook_id"]
-        if type(f_hook_id) is not str:
-            raise _field_error(f_hook_id, "string", "hook_id")
-    else:
-        f_hook_id = None
-    if "hook_name" in f_present:
-        f_hook_name = obj["hook_name"]
-        if type(f_hook_name) is not str:
-            raise _field_error(f_hook_name, "string", "hook_name")
-    else:
-        f_hook_name = None
-    if "hook_event" in f_present:
-        f_hook_event = obj["hook_event"]
-        if type(f_hook_event) is not str:
-            raise _field_error(f_hook_event, "string", "hook_event")
-    else:
-        f_hook_event = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
     result = HookStartedMessage.__new__(HookStartedMessage)
     result.type = "system"
     result.subtype = "hook_started"
-    result.hook_id = f_hook_id
-    result.hook_name = f_hook_name
-    result.hook_event = f_hook_event
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.hook_id = None
+    result.hook_name = None
+    result.hook_event = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _HOOK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
+    if "hook_id" in present:
+        f_hook_id = obj["hook_id"]
+        if type(f_hook_id) is not str:
+            raise _field_error(f_hook_id, "string", "hook_id")
+        result.hook_id = f_hook_id
+    if "hook_name" in present:
+        f_hook_name = obj["hook_name"]
+        if type(f_hook_name) is not str:
+            raise _field_error(f_hook_name, "string", "hook_name")
+        result.hook_name = f_hook_name
+    if "hook_event" in present:
+        f_hook_event = obj["hook_event"]
+        if type(f_hook_event) is not str:
+            raise _field_error(f_hook_event, "string", "hook_event")
+        result.hook_event = f_hook_event
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _HOOK_STARTED_MESSAGE_KEYS)
     return result
 
 
@@ -4082,37 +4027,6 @@ def _decode_hook_progress_message(data: object) -> HookProgressMessage:
         raise _field_error(f_stderr, "string", "stderr")
     if type(f_output) is not str:
         raise _field_error(f_output, "string", "output")
-    if len(obj) == 8:  # no optional key: every default
-        result = HookProgressMessage.__new__(HookProgressMessage)
-        result.type = "system"
-        result.subtype = "hook_progress"
-        result.hook_id = f_hook_id
-        result.hook_name = f_hook_name
-        result.hook_event = f_hook_event
-        result.stdout = f_stdout
-        result.stderr = f_stderr
-        result.output = f_output
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _HOOK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 8 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
     result = HookProgressMessage.__new__(HookProgressMessage)
     result.type = "system"
     result.subtype = "hook_progress"
@@ -4122,10 +4036,25 @@ def _decode_hook_progress_message(data: object) -> HookProgressMessage:
     result.stdout = f_stdout
     result.stderr = f_stderr
     result.output = f_output
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 8:  # no optional key: every default
+        return result
+    result._present = present = _HOOK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 8 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _HOOK_PROGRESS_MESSAGE_KEYS)
     return result
 
 
@@ -4137,105 +4066,76 @@ def _decode_hook_response_message(data: object) -> HookResponseMessage:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "hook_response":
         _tag(obj, "subtype", "hook_response")
-    if len(obj) == 2:  # no optional key: every default
-        result = HookResponseMessage.__new__(HookResponseMessage)
-        result.type = "system"
-        result.subtype = "hook_response"
-        result.hook_id = None
-        result.hook_name = None
-        result.hook_event = None
-        result.output = None
-        result.stdout = None
-        result.stderr = None
-        result.exit_code = None
-        result.outcome = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _HOOK_RESPONSE_MESSAGE_OPTIONAL.intersection(obj)
-    if "hook_id" in f_present:
-        f_hook_id = obj["hook_id"]
-        if type(f_hook_id) is not str:
-            raise _field_error(f_hook_id, "string", "hook_id")
-    else:
-        f_hook_id = None
-    if "hook_name" in f_present:
-        f_hook_name = obj["hook_name"]
-        if type(f_hook_name) is not str:
-            raise _field_error(f_hook_name, "string", "hook_name")
-    else:
-        f_hook_name = None
-    if "hook_event" in f_present:
-        f_hook_event = obj["hook_event"]
-        if type(f_hook_event) is not str:
-            raise _field_error(f_hook_event, "string", "hook_event")
-    else:
-        f_hook_event = None
-    if "output" in f_present:
-        f_output = obj["output"]
-        if type(f_output) is not str:
-            raise _field_error(f_output, "string", "output")
-    else:
-        f_output = None
-    if "stdout" in f_present:
-        f_stdout = obj["stdout"]
-        if type(f_stdout) is not str:
-            raise _field_error(f_stdout, "string", "stdout")
-    else:
-        f_stdout = None
-    if "stderr" in f_present:
-        f_stderr = obj["stderr"]
-        if type(f_stderr) is not str:
-            raise _field_error(f_stderr, "string", "stderr")
-    else:
-        f_stderr = None
-    if "exit_code" in f_present:
-        f_exit_code = obj["exit_code"]
-        if type(f_exit_code) is not int or not -_INT_BOUND < f_exit_code < _INT_BOUND:
-            raise _field_error(f_exit_code, "integer", "exit_code")
-    else:
-        f_exit_code = None
-    if "outcome" in f_present:
-        try:
-            f_outcome: HookOutcome | UnknownHookOutcome | None = _decode_hook_outcome(
-                obj["outcome"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("outcome")) from None
-    else:
-        f_outcome = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
     result = HookResponseMessage.__new__(HookResponseMessage)
     result.type = "system"
     result.subtype = "hook_response"
-    result.hook_id = f_hook_id
-    result.hook_name = f_hook_name
-    result.hook_event = f_hook_event
-    result.output = f_output
-    result.stdout = f_stdout
-    result.stderr = f_stderr
-    result.exit_code = f_exit_code
-    result.outcome = f_outcome
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.hook_id = None
+    result.hook_name = None
+    result.hook_event = None
+    result.output = None
+    result.stdout = None
+    result.stderr = None
+    result.exit_code = None
+    result.outcome = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _HOOK_RESPONSE_MESSAGE_OPTIONAL.intersection(obj)
+    if "hook_id" in present:
+        f_hook_id = obj["hook_id"]
+        if type(f_hook_id) is not str:
+            raise _field_error(f_hook_id, "string", "hook_id")
+        result.hook_id = f_hook_id
+    if "hook_name" in present:
+        f_hook_name = obj["hook_name"]
+        if type(f_hook_name) is not str:
+            raise _field_error(f_hook_name, "string", "hook_name")
+        result.hook_name = f_hook_name
+    if "hook_event" in present:
+        f_hook_event = obj["hook_event"]
+        if type(f_hook_event) is not str:
+            raise _field_error(f_hook_event, "string", "hook_event")
+        result.hook_event = f_hook_event
+    if "output" in present:
+        f_output = obj["output"]
+        if type(f_output) is not str:
+            raise _field_error(f_output, "string", "output")
+        result.output = f_output
+    if "stdout" in present:
+        f_stdout = obj["stdout"]
+        if type(f_stdout) is not str:
+            raise _field_error(f_stdout, "string", "stdout")
+        result.stdout = f_stdout
+    if "stderr" in present:
+        f_stderr = obj["stderr"]
+        if type(f_stderr) is not str:
+            raise _field_error(f_stderr, "string", "stderr")
+        result.stderr = f_stderr
+    if "exit_code" in present:
+        f_exit_code = obj["exit_code"]
+        if type(f_exit_code) is not int or not -_INT_BOUND < f_exit_code < _INT_BOUND:
+            raise _field_error(f_exit_code, "integer", "exit_code")
+        result.exit_code = f_exit_code
+    if "outcome" in present:
+        try:
+            result.outcome = _decode_hook_outcome(obj["outcome"])
+        except DecodeError as error:
+            raise error.at(_segment("outcome")) from None
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _HOOK_RESPONSE_MESSAGE_KEYS)
     return result
 
 
@@ -4257,114 +4157,84 @@ def _decode_task_started_message(data: object) -> TaskStartedMessage:
         raise _field_error(f_task_id, "string", "task_id")
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
-    if len(obj) == 4:  # no optional key: every default
-        result = TaskStartedMessage.__new__(TaskStartedMessage)
-        result.type = "system"
-        result.subtype = "task_started"
-        result.task_id = f_task_id
-        result.description = f_description
-        result.tool_use_id = None
-        result.task_type = None
-        result.subagent_type = None
-        result.is_backgrounded = None
-        result.spawn_depth = None
-        result.workflow_name = None
-        result.prompt = None
-        result.skip_transcript = None
-        result.ambient = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TASK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
-    if "tool_use_id" in f_present:
-        f_tool_use_id = obj["tool_use_id"]
-        if type(f_tool_use_id) is not str:
-            raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    else:
-        f_tool_use_id = None
-    if "task_type" in f_present:
-        f_task_type = obj["task_type"]
-        if type(f_task_type) is not str:
-            raise _field_error(f_task_type, "string", "task_type")
-    else:
-        f_task_type = None
-    if "subagent_type" in f_present:
-        f_subagent_type = obj["subagent_type"]
-        if type(f_subagent_type) is not str:
-            raise _field_error(f_subagent_type, "string", "subagent_type")
-    else:
-        f_subagent_type = None
-    if "is_backgrounded" in f_present:
-        f_is_backgrounded = obj["is_backgrounded"]
-        if type(f_is_backgrounded) is not bool:
-            raise _field_error(f_is_backgrounded, "boolean", "is_backgrounded")
-    else:
-        f_is_backgrounded = None
-    if "spawn_depth" in f_present:
-        f_spawn_depth = obj["spawn_depth"]
-        if type(f_spawn_depth) is not int or not -_INT_BOUND < f_spawn_depth < _INT_BOUND:
-            raise _field_error(f_spawn_depth, "integer", "spawn_depth")
-    else:
-        f_spawn_depth = None
-    if "workflow_name" in f_present:
-        f_workflow_name = obj["workflow_name"]
-        if type(f_workflow_name) is not str:
-            raise _field_error(f_workflow_name, "string", "workflow_name")
-    else:
-        f_workflow_name = None
-    if "prompt" in f_present:
-        f_prompt = obj["prompt"]
-        if type(f_prompt) is not str:
-            raise _field_error(f_prompt, "string", "prompt")
-    else:
-        f_prompt = None
-    if "skip_transcript" in f_present:
-        f_skip_transcript = obj["skip_transcript"]
-        if type(f_skip_transcript) is not bool:
-            raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
-    else:
-        f_skip_transcript = None
-    if "ambient" in f_present:
-        f_ambient = obj["ambient"]
-        if type(f_ambient) is not bool:
-            raise _field_error(f_ambient, "boolean", "ambient")
-    else:
-        f_ambient = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
     result = TaskStartedMessage.__new__(TaskStartedMessage)
     result.type = "system"
     result.subtype = "task_started"
     result.task_id = f_task_id
     result.description = f_description
-    result.tool_use_id = f_tool_use_id
-    result.task_type = f_task_type
-    result.subagent_type = f_subagent_type
-    result.is_backgrounded = f_is_backgrounded
-    result.spawn_depth = f_spawn_depth
-    result.workflow_name = f_workflow_name
-    result.prompt = f_prompt
-    result.skip_transcript = f_skip_transcript
-    result.ambient = f_ambient
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.tool_use_id = None
+    result.task_type = None
+    result.subagent_type = None
+    result.is_backgrounded = None
+    result.spawn_depth = None
+    result.workflow_name = None
+    result.prompt = None
+    result.skip_transcript = None
+    result.ambient = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _TASK_STARTED_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        result.tool_use_id = f_tool_use_id
+    if "task_type" in present:
+        f_task_type = obj["task_type"]
+        if type(f_task_type) is not str:
+            raise _field_error(f_task_type, "string", "task_type")
+        result.task_type = f_task_type
+    if "subagent_type" in present:
+        f_subagent_type = obj["subagent_type"]
+        if type(f_subagent_type) is not str:
+            raise _field_error(f_subagent_type, "string", "subagent_type")
+        result.subagent_type = f_subagent_type
+    if "is_backgrounded" in present:
+        f_is_backgrounded = obj["is_backgrounded"]
+        if type(f_is_backgrounded) is not bool:
+            raise _field_error(f_is_backgrounded, "boolean", "is_backgrounded")
+        result.is_backgrounded = f_is_backgrounded
+    if "spawn_depth" in present:
+        f_spawn_depth = obj["spawn_depth"]
+        if type(f_spawn_depth) is not int or not -_INT_BOUND < f_spawn_depth < _INT_BOUND:
+            raise _field_error(f_spawn_depth, "integer", "spawn_depth")
+        result.spawn_depth = f_spawn_depth
+    if "workflow_name" in present:
+        f_workflow_name = obj["workflow_name"]
+        if type(f_workflow_name) is not str:
+            raise _field_error(f_workflow_name, "string", "workflow_name")
+        result.workflow_name = f_workflow_name
+    if "prompt" in present:
+        f_prompt = obj["prompt"]
+        if type(f_prompt) is not str:
+            raise _field_error(f_prompt, "string", "prompt")
+        result.prompt = f_prompt
+    if "skip_transcript" in present:
+        f_skip_transcript = obj["skip_transcript"]
+        if type(f_skip_transcript) is not bool:
+            raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
+        result.skip_transcript = f_skip_transcript
+    if "ambient" in present:
+        f_ambient = obj["ambient"]
+        if type(f_ambient) is not bool:
+            raise _field_error(f_ambient, "boolean", "ambient")
+        result.ambient = f_ambient
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TASK_STARTED_MESSAGE_KEYS)
     return result
 
 
@@ -4394,76 +4264,55 @@ def _decode_task_progress_message(data: object) -> TaskProgressMessage:
         f_usage = _decode_task_usage(v_usage)
     except DecodeError as error:
         raise error.at(_segment("usage")) from None
-    if len(obj) == 5:  # no optional key: every default
-        result = TaskProgressMessage.__new__(TaskProgressMessage)
-        result.type = "system"
-        result.subtype = "task_progress"
-        result.task_id = f_task_id
-        result.description = f_description
-        result.usage = f_usage
-        result.tool_use_id = None
-        result.subagent_type = None
-        result.last_tool_name = None
-        result.summary = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TASK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
-    if "tool_use_id" in f_present:
-        f_tool_use_id = obj["tool_use_id"]
-        if type(f_tool_use_id) is not str:
-            raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    else:
-        f_tool_use_id = None
-    if "subagent_type" in f_present:
-        f_subagent_type = obj["subagent_type"]
-        if type(f_subagent_type) is not str:
-            raise _field_error(f_subagent_type, "string", "subagent_type")
-    else:
-        f_subagent_type = None
-    if "last_tool_name" in f_present:
-        f_last_tool_name = obj["last_tool_name"]
-        if type(f_last_tool_name) is not str:
-            raise _field_error(f_last_tool_name, "string", "last_tool_name")
-    else:
-        f_last_tool_name = None
-    if "summary" in f_present:
-        f_summary = obj["summary"]
-        if type(f_summary) is not str:
-            raise _field_error(f_summary, "string", "summary")
-    else:
-        f_summary = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
     result = TaskProgressMessage.__new__(TaskProgressMessage)
     result.type = "system"
     result.subtype = "task_progress"
     result.task_id = f_task_id
     result.description = f_description
     result.usage = f_usage
-    result.tool_use_id = f_tool_use_id
-    result.subagent_type = f_subagent_type
-    result.last_tool_name = f_last_tool_name
-    result.summary = f_summary
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.tool_use_id = None
+    result.subagent_type = None
+    result.last_tool_name = None
+    result.summary = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _TASK_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        result.tool_use_id = f_tool_use_id
+    if "subagent_type" in present:
+        f_subagent_type = obj["subagent_type"]
+        if type(f_subagent_type) is not str:
+            raise _field_error(f_subagent_type, "string", "subagent_type")
+        result.subagent_type = f_subagent_type
+    if "last_tool_name" in present:
+        f_last_tool_name = obj["last_tool_name"]
+        if type(f_last_tool_name) is not str:
+            raise _field_error(f_last_tool_name, "string", "last_tool_name")
+        result.last_tool_name = f_last_tool_name
+    if "summary" in present:
+        f_summary = obj["summary"]
+        if type(f_summary) is not str:
+            raise _field_error(f_summary, "string", "summary")
+        result.summary = f_summary
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TASK_PROGRESS_MESSAGE_KEYS)
     return result
 
 
@@ -4497,84 +4346,6 @@ def _decode_task_notification_message(data: object) -> TaskNotificationMessage:
         raise _field_error(f_output_file, "string", "output_file")
     if type(f_summary) is not str:
         raise _field_error(f_summary, "string", "summary")
-    if len(obj) == 6:  # no optional key: every default
-        result = TaskNotificationMessage.__new__(TaskNotificationMessage)
-        result.type = "system"
-        result.subtype = "task_notification"
-        result.task_id = f_task_id
-        result.status = f_status
-        result.output_file = f_output_file
-        result.summary = f_summary
-        result.tool_use_id = None
-        result.reason = None
-        result.usage = None
-        result.resource_links = None
-        result.skip_transcript = None
-        result.ambient = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TASK_NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
-    if "tool_use_id" in f_present:
-        f_tool_use_id = obj["tool_use_id"]
-        if type(f_tool_use_id) is not str:
-            raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    else:
-        f_tool_use_id = None
-    if "reason" in f_present:
-        f_reason = obj["reason"]
-        if type(f_reason) is not str:
-            raise _field_error(f_reason, "string", "reason")
-    else:
-        f_reason = None
-    if "usage" in f_present:
-        try:
-            f_usage: TaskUsage | None = _decode_task_usage(obj["usage"])
-        except DecodeError as error:
-            raise error.at(_segment("usage")) from None
-    else:
-        f_usage = None
-    if "resource_links" in f_present:
-        v_resource_links = obj["resource_links"]
-        if type(v_resource_links) is not list:
-            raise _field_error(v_resource_links, "array", "resource_links")
-        try:
-            f_resource_links: list[dict[str, JSONValue]] | None = [
-                _json_object(item) for item in v_resource_links
-            ]
-        except DecodeError:
-            raise _item_error(v_resource_links, _json_object, "resource_links") from None
-    else:
-        f_resource_links = None
-    if "skip_transcript" in f_present:
-        f_skip_transcript = obj["skip_transcript"]
-        if type(f_skip_transcript) is not bool:
-            raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
-    else:
-        f_skip_transcript = None
-    if "ambient" in f_present:
-        f_ambient = obj["ambient"]
-        if type(f_ambient) is not bool:
-            raise _field_error(f_ambient, "boolean", "ambient")
-    else:
-        f_ambient = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 6 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
     result = TaskNotificationMessage.__new__(TaskNotificationMessage)
     result.type = "system"
     result.subtype = "task_notification"
@@ -4582,16 +4353,64 @@ def _decode_task_notification_message(data: object) -> TaskNotificationMessage:
     result.status = f_status
     result.output_file = f_output_file
     result.summary = f_summary
-    result.tool_use_id = f_tool_use_id
-    result.reason = f_reason
-    result.usage = f_usage
-    result.resource_links = f_resource_links
-    result.skip_transcript = f_skip_transcript
-    result.ambient = f_ambient
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.tool_use_id = None
+    result.reason = None
+    result.usage = None
+    result.resource_links = None
+    result.skip_transcript = None
+    result.ambient = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 6:  # no optional key: every default
+        return result
+    result._present = present = _TASK_NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        result.tool_use_id = f_tool_use_id
+    if "reason" in present:
+        f_reason = obj["reason"]
+        if type(f_reason) is not str:
+            raise _field_error(f_reason, "string", "reason")
+        result.reason = f_reason
+    if "usage" in present:
+        try:
+            result.usage = _decode_task_usage(obj["usage"])
+        except DecodeError as error:
+            raise error.at(_segment("usage")) from None
+    if "resource_links" in present:
+        v_resource_links = obj["resource_links"]
+        if type(v_resource_links) is not list:
+            raise _field_error(v_resource_links, "array", "resource_links")
+        try:
+            result.resource_links = [_json_object(item) for item in v_resource_links]
+        except DecodeError:
+            raise _item_error(v_resource_links, _json_object, "resource_links") from None
+    if "skip_transcript" in present:
+        f_skip_transcript = obj["skip_transcript"]
+        if type(f_skip_transcript) is not bool:
+            raise _field_error(f_skip_transcript, "boolean", "skip_transcript")
+        result.skip_transcript = f_skip_transcript
+    if "ambient" in present:
+        f_ambient = obj["ambient"]
+        if type(f_ambient) is not bool:
+            raise _field_error(f_ambient, "boolean", "ambient")
+        result.ambient = f_ambient
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 6 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TASK_NOTIFICATION_MESSAGE_KEYS)
     return result
 
 
@@ -4617,42 +4436,30 @@ def _decode_task_updated_message(data: object) -> TaskUpdatedMessage:
         f_patch = _json_object(v_patch)
     except DecodeError as error:
         raise error.at(_segment("patch")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = TaskUpdatedMessage.__new__(TaskUpdatedMessage)
-        result.type = "system"
-        result.subtype = "task_updated"
-        result.task_id = f_task_id
-        result.patch = f_patch
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TASK_UPDATED_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
     result = TaskUpdatedMessage.__new__(TaskUpdatedMessage)
     result.type = "system"
     result.subtype = "task_updated"
     result.task_id = f_task_id
     result.patch = f_patch
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _TASK_UPDATED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TASK_UPDATED_MESSAGE_KEYS)
     return result
 
 
@@ -4676,40 +4483,29 @@ def _decode_background_tasks_changed_message(data: object) -> BackgroundTasksCha
         f_tasks = [_decode_background_task(item) for item in v_tasks]
     except DecodeError:
         raise _item_error(v_tasks, _decode_background_task, "tasks") from None
-    if len(obj) == 3:  # no optional key: every default
-        result = BackgroundTasksChangedMessage.__new__(BackgroundTasksChangedMessage)
-        result.type = "system"
-        result.subtype = "background_tasks_changed"
-        result.tasks = f_tasks
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _BACKGROUND_TASKS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
     result = BackgroundTasksChangedMessage.__new__(BackgroundTasksChangedMessage)
     result.type = "system"
     result.subtype = "background_tasks_changed"
     result.tasks = f_tasks
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _BACKGROUND_TASKS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _BACKGROUND_TASKS_CHANGED_MESSAGE_KEYS)
     return result
 
 
@@ -4747,44 +4543,31 @@ def _decode_files_persisted_event(data: object) -> FilesPersistedEvent:
         raise _item_error(v_failed, _decode_failed_file, "failed") from None
     if type(f_processed_at) is not str:
         raise _field_error(f_processed_at, "string", "processed_at")
-    if len(obj) == 5:  # no optional key: every default
-        result = FilesPersistedEvent.__new__(FilesPersistedEvent)
-        result.type = "system"
-        result.subtype = "files_persisted"
-        result.files = f_files
-        result.failed = f_failed
-        result.processed_at = f_processed_at
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _FILES_PERSISTED_EVENT_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
     result = FilesPersistedEvent.__new__(FilesPersistedEvent)
     result.type = "system"
     result.subtype = "files_persisted"
     result.files = f_files
     result.failed = f_failed
     result.processed_at = f_processed_at
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _FILES_PERSISTED_EVENT_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _FILES_PERSISTED_EVENT_KEYS)
     return result
 
 
@@ -4820,44 +4603,6 @@ def _decode_api_retry_message(data: object) -> ApiRetryMessage:
         raise _field_error(f_error_status, "integer", "error_status")
     if type(f_error) is not str:
         raise _field_error(f_error, "string", "error")
-    if len(obj) == 7:  # no optional key: every default
-        result = ApiRetryMessage.__new__(ApiRetryMessage)
-        result.type = "system"
-        result.subtype = "api_retry"
-        result.attempt = f_attempt
-        result.max_retries = f_max_retries
-        result.retry_delay_ms = f_retry_delay_ms
-        result.error_status = f_error_status
-        result.error = f_error
-        result.no_response = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _API_RETRY_MESSAGE_OPTIONAL.intersection(obj)
-    if "no_response" in f_present:
-        try:
-            f_no_response: NoResponse | None = _decode_no_response(obj["no_response"])
-        except DecodeError as error:
-            raise error.at(_segment("no_response")) from None
-    else:
-        f_no_response = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 7 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _API_RETRY_MESSAGE_KEYS)
     result = ApiRetryMessage.__new__(ApiRetryMessage)
     result.type = "system"
     result.subtype = "api_retry"
@@ -4866,11 +4611,31 @@ def _decode_api_retry_message(data: object) -> ApiRetryMessage:
     result.retry_delay_ms = f_retry_delay_ms
     result.error_status = f_error_status
     result.error = f_error
-    result.no_response = f_no_response
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.no_response = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 7:  # no optional key: every default
+        return result
+    result._present = present = _API_RETRY_MESSAGE_OPTIONAL.intersection(obj)
+    if "no_response" in present:
+        try:
+            result.no_response = _decode_no_response(obj["no_response"])
+        except DecodeError as error:
+            raise error.at(_segment("no_response")) from None
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 7 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _API_RETRY_MESSAGE_KEYS)
     return result
 
 
@@ -4888,40 +4653,29 @@ def _decode_local_command_output_message(data: object) -> LocalCommandOutputMess
         f_content = obj.get("content", _ABSENT)
     if type(f_content) is not str:
         raise _field_error(f_content, "string", "content")
-    if len(obj) == 3:  # no optional key: every default
-        result = LocalCommandOutputMessage.__new__(LocalCommandOutputMessage)
-        result.type = "system"
-        result.subtype = "local_command_output"
-        result.content = f_content
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _LOCAL_COMMAND_OUTPUT_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
     result = LocalCommandOutputMessage.__new__(LocalCommandOutputMessage)
     result.type = "system"
     result.subtype = "local_command_output"
     result.content = f_content
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _LOCAL_COMMAND_OUTPUT_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _LOCAL_COMMAND_OUTPUT_MESSAGE_KEYS)
     return result
 
 
@@ -4943,40 +4697,29 @@ def _decode_session_state_changed_message(data: object) -> SessionStateChangedMe
         f_state = _decode_session_state(v_state)
     except DecodeError as error:
         raise error.at(_segment("state")) from None
-    if len(obj) == 3:  # no optional key: every default
-        result = SessionStateChangedMessage.__new__(SessionStateChangedMessage)
-        result.type = "system"
-        result.subtype = "session_state_changed"
-        result.state = f_state
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _SESSION_STATE_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
     result = SessionStateChangedMessage.__new__(SessionStateChangedMessage)
     result.type = "system"
     result.subtype = "session_state_changed"
     result.state = f_state
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _SESSION_STATE_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SESSION_STATE_CHANGED_MESSAGE_KEYS)
     return result
 
 
@@ -4998,42 +4741,30 @@ def _decode_elicitation_complete_message(data: object) -> ElicitationCompleteMes
         raise _field_error(f_mcp_server_name, "string", "mcp_server_name")
     if type(f_elicitation_id) is not str:
         raise _field_error(f_elicitation_id, "string", "elicitation_id")
-    if len(obj) == 4:  # no optional key: every default
-        result = ElicitationCompleteMessage.__new__(ElicitationCompleteMessage)
-        result.type = "system"
-        result.subtype = "elicitation_complete"
-        result.mcp_server_name = f_mcp_server_name
-        result.elicitation_id = f_elicitation_id
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _ELICITATION_COMPLETE_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
     result = ElicitationCompleteMessage.__new__(ElicitationCompleteMessage)
     result.type = "system"
     result.subtype = "elicitation_complete"
     result.mcp_server_name = f_mcp_server_name
     result.elicitation_id = f_elicitation_id
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _ELICITATION_COMPLETE_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ELICITATION_COMPLETE_MESSAGE_KEYS)
     return result
 
 
@@ -5059,58 +4790,42 @@ def _decode_informational_message(data: object) -> InformationalMessage:
         f_level = _decode_informational_level(v_level)
     except DecodeError as error:
         raise error.at(_segment("level")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = InformationalMessage.__new__(InformationalMessage)
-        result.type = "system"
-        result.subtype = "informational"
-        result.content = f_content
-        result.level = f_level
-        result.tool_use_id = None
-        result.prevent_continuation = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _INFORMATIONAL_MESSAGE_OPTIONAL.intersection(obj)
-    if "tool_use_id" in f_present:
-        f_tool_use_id = obj["tool_use_id"]
-        if type(f_tool_use_id) is not str:
-            raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    else:
-        f_tool_use_id = None
-    if "prevent_continuation" in f_present:
-        f_prevent_continuation = obj["prevent_continuation"]
-        if type(f_prevent_continuation) is not bool:
-            raise _field_error(f_prevent_continuation, "boolean", "prevent_continuation")
-    else:
-        f_prevent_continuation = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
     result = InformationalMessage.__new__(InformationalMessage)
     result.type = "system"
     result.subtype = "informational"
     result.content = f_content
     result.level = f_level
-    result.tool_use_id = f_tool_use_id
-    result.prevent_continuation = f_prevent_continuation
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.tool_use_id = None
+    result.prevent_continuation = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _INFORMATIONAL_MESSAGE_OPTIONAL.intersection(obj)
+    if "tool_use_id" in present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        result.tool_use_id = f_tool_use_id
+    if "prevent_continuation" in present:
+        f_prevent_continuation = obj["prevent_continuation"]
+        if type(f_prevent_continuation) is not bool:
+            raise _field_error(f_prevent_continuation, "boolean", "prevent_continuation")
+        result.prevent_continuation = f_prevent_continuation
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _INFORMATIONAL_MESSAGE_KEYS)
     return result
 
 
@@ -5140,60 +4855,43 @@ def _decode_notification_message(data: object) -> NotificationMessage:
         f_priority = _decode_notification_priority(v_priority)
     except DecodeError as error:
         raise error.at(_segment("priority")) from None
-    if len(obj) == 5:  # no optional key: every default
-        result = NotificationMessage.__new__(NotificationMessage)
-        result.type = "system"
-        result.subtype = "notification"
-        result.key = f_key
-        result.text = f_text
-        result.priority = f_priority
-        result.color = None
-        result.timeout_ms = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
-    if "color" in f_present:
-        f_color = obj["color"]
-        if type(f_color) is not str:
-            raise _field_error(f_color, "string", "color")
-    else:
-        f_color = None
-    if "timeout_ms" in f_present:
-        f_timeout_ms = obj["timeout_ms"]
-        if type(f_timeout_ms) is not int or not -_INT_BOUND < f_timeout_ms < _INT_BOUND:
-            raise _field_error(f_timeout_ms, "integer", "timeout_ms")
-    else:
-        f_timeout_ms = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
     result = NotificationMessage.__new__(NotificationMessage)
     result.type = "system"
     result.subtype = "notification"
     result.key = f_key
     result.text = f_text
     result.priority = f_priority
-    result.color = f_color
-    result.timeout_ms = f_timeout_ms
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.color = None
+    result.timeout_ms = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _NOTIFICATION_MESSAGE_OPTIONAL.intersection(obj)
+    if "color" in present:
+        f_color = obj["color"]
+        if type(f_color) is not str:
+            raise _field_error(f_color, "string", "color")
+        result.color = f_color
+    if "timeout_ms" in present:
+        f_timeout_ms = obj["timeout_ms"]
+        if type(f_timeout_ms) is not int or not -_INT_BOUND < f_timeout_ms < _INT_BOUND:
+            raise _field_error(f_timeout_ms, "integer", "timeout_ms")
+        result.timeout_ms = f_timeout_ms
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _NOTIFICATION_MESSAGE_KEYS)
     return result
 
 
@@ -5219,68 +4917,49 @@ def _decode_permission_denied_message(data: object) -> PermissionDeniedMessage:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
     if type(f_message) is not str:
         raise _field_error(f_message, "string", "message")
-    if len(obj) == 5:  # no optional key: every default
-        result = PermissionDeniedMessage.__new__(PermissionDeniedMessage)
-        result.type = "system"
-        result.subtype = "permission_denied"
-        result.tool_name = f_tool_name
-        result.tool_use_id = f_tool_use_id
-        result.message = f_message
-        result.agent_id = None
-        result.decision_reason_type = None
-        result.decision_reason = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _PERMISSION_DENIED_MESSAGE_OPTIONAL.intersection(obj)
-    if "agent_id" in f_present:
-        f_agent_id = obj["agent_id"]
-        if type(f_agent_id) is not str:
-            raise _field_error(f_agent_id, "string", "agent_id")
-    else:
-        f_agent_id = None
-    if "decision_reason_type" in f_present:
-        f_decision_reason_type = obj["decision_reason_type"]
-        if type(f_decision_reason_type) is not str:
-            raise _field_error(f_decision_reason_type, "string", "decision_reason_type")
-    else:
-        f_decision_reason_type = None
-    if "decision_reason" in f_present:
-        f_decision_reason = obj["decision_reason"]
-        if type(f_decision_reason) is not str:
-            raise _field_error(f_decision_reason, "string", "decision_reason")
-    else:
-        f_decision_reason = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
     result = PermissionDeniedMessage.__new__(PermissionDeniedMessage)
     result.type = "system"
     result.subtype = "permission_denied"
     result.tool_name = f_tool_name
     result.tool_use_id = f_tool_use_id
     result.message = f_message
-    result.agent_id = f_agent_id
-    result.decision_reason_type = f_decision_reason_type
-    result.decision_reason = f_decision_reason
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.agent_id = None
+    result.decision_reason_type = None
+    result.decision_reason = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _PERMISSION_DENIED_MESSAGE_OPTIONAL.intersection(obj)
+    if "agent_id" in present:
+        f_agent_id = obj["agent_id"]
+        if type(f_agent_id) is not str:
+            raise _field_error(f_agent_id, "string", "agent_id")
+        result.agent_id = f_agent_id
+    if "decision_reason_type" in present:
+        f_decision_reason_type = obj["decision_reason_type"]
+        if type(f_decision_reason_type) is not str:
+            raise _field_error(f_decision_reason_type, "string", "decision_reason_type")
+        result.decision_reason_type = f_decision_reason_type
+    if "decision_reason" in present:
+        f_decision_reason = obj["decision_reason"]
+        if type(f_decision_reason) is not str:
+            raise _field_error(f_decision_reason, "string", "decision_reason")
+        result.decision_reason = f_decision_reason
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _PERMISSION_DENIED_MESSAGE_KEYS)
     return result
 
 
@@ -5304,40 +4983,29 @@ def _decode_commands_changed_message(data: object) -> CommandsChangedMessage:
         f_commands = [_json_object(item) for item in v_commands]
     except DecodeError:
         raise _item_error(v_commands, _json_object, "commands") from None
-    if len(obj) == 3:  # no optional key: every default
-        result = CommandsChangedMessage.__new__(CommandsChangedMessage)
-        result.type = "system"
-        result.subtype = "commands_changed"
-        result.commands = f_commands
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _COMMANDS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
     result = CommandsChangedMessage.__new__(CommandsChangedMessage)
     result.type = "system"
     result.subtype = "commands_changed"
     result.commands = f_commands
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _COMMANDS_CHANGED_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _COMMANDS_CHANGED_MESSAGE_KEYS)
     return result
 
 
@@ -5362,42 +5030,30 @@ def _decode_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
         or not -_INT_BOUND < f_estimated_tokens_delta < _INT_BOUND
     ):
         raise _field_error(f_estimated_tokens_delta, "integer", "estimated_tokens_delta")
-    if len(obj) == 4:  # no optional key: every default
-        result = ThinkingTokensMessage.__new__(ThinkingTokensMessage)
-        result.type = "system"
-        result.subtype = "thinking_tokens"
-        result.estimated_tokens = f_estimated_tokens
-        result.estimated_tokens_delta = f_estimated_tokens_delta
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _THINKING_TOKENS_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
     result = ThinkingTokensMessage.__new__(ThinkingTokensMessage)
     result.type = "system"
     result.subtype = "thinking_tokens"
     result.estimated_tokens = f_estimated_tokens
     result.estimated_tokens_delta = f_estimated_tokens_delta
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _THINKING_TOKENS_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _THINKING_TOKENS_MESSAGE_KEYS)
     return result
 
 
@@ -5409,55 +5065,40 @@ def _decode_mirror_error_message(data: object) -> MirrorErrorMessage:
         _tag(obj, "type", "system")
     if obj.get("subtype") != "mirror_error":
         _tag(obj, "subtype", "mirror_error")
-    if len(obj) == 2:  # no optional key: every default
-        result = MirrorErrorMessage.__new__(MirrorErrorMessage)
-        result.type = "system"
-        result.subtype = "mirror_error"
-        result.key = None
-        result.error = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _MIRROR_ERROR_MESSAGE_OPTIONAL.intersection(obj)
-    if "key" in f_present:
-        try:
-            f_key: dict[str, JSONValue] | None = _d_opt_json_object(obj["key"])
-        except DecodeError as error:
-            raise error.at(_segment("key")) from None
-    else:
-        f_key = None
-    if "error" in f_present:
-        f_error = obj["error"]
-        if type(f_error) is not str:
-            raise _field_error(f_error, "string", "error")
-    else:
-        f_error = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
     result = MirrorErrorMessage.__new__(MirrorErrorMessage)
     result.type = "system"
     result.subtype = "mirror_error"
-    result.key = f_key
-    result.error = f_error
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.key = None
+    result.error = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _MIRROR_ERROR_MESSAGE_OPTIONAL.intersection(obj)
+    if "key" in present:
+        try:
+            result.key = _d_opt_json_object(obj["key"])
+        except DecodeError as error:
+            raise error.at(_segment("key")) from None
+    if "error" in present:
+        f_error = obj["error"]
+        if type(f_error) is not str:
+            raise _field_error(f_error, "string", "error")
+        result.error = f_error
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MIRROR_ERROR_MESSAGE_KEYS)
     return result
 
 
@@ -5477,108 +5118,76 @@ def _decode_assistant_message(data: object) -> AssistantMessage:
         f_message = _decode_assistant_message_body(v_message)
     except DecodeError as error:
         raise error.at(_segment("message")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = AssistantMessage.__new__(AssistantMessage)
-        result.type = "assistant"
-        result.message = f_message
-        result.parent_tool_use_id = None
-        result.session_id = None
-        result.uuid = None
-        result.timestamp = None
-        result.request_id = None
-        result.aborted = None
-        result.error = None
-        result.wire_tool_inputs = None
-        result.local_command_source = None
-        result.local_command_run = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
-    if "parent_tool_use_id" in f_present:
-        f_parent_tool_use_id = obj["parent_tool_use_id"]
-        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
-            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
-    else:
-        f_parent_tool_use_id = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not str:
-            raise _field_error(f_timestamp, "string", "timestamp")
-    else:
-        f_timestamp = None
-    if "request_id" in f_present:
-        f_request_id = obj["request_id"]
-        if type(f_request_id) is not str:
-            raise _field_error(f_request_id, "string", "request_id")
-    else:
-        f_request_id = None
-    if "aborted" in f_present:
-        f_aborted = obj["aborted"]
-        if type(f_aborted) is not bool:
-            raise _field_error(f_aborted, "boolean", "aborted")
-    else:
-        f_aborted = None
-    if "error" in f_present:
-        f_error = obj["error"]
-        if type(f_error) is not str:
-            raise _field_error(f_error, "string", "error")
-    else:
-        f_error = None
-    if "wire_tool_inputs" in f_present:
-        try:
-            f_wire_tool_inputs: dict[str, dict[str, JSONValue]] | None = _d_map_json_object(
-                obj["wire_tool_inputs"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("wire_tool_inputs")) from None
-    else:
-        f_wire_tool_inputs = None
-    if "local_command_source" in f_present:
-        f_local_command_source = obj["local_command_source"]
-        if type(f_local_command_source) is not str:
-            raise _field_error(f_local_command_source, "string", "local_command_source")
-    else:
-        f_local_command_source = None
-    if "local_command_run" in f_present:
-        try:
-            f_local_command_run: LocalCommandRun | None = _decode_local_command_run(
-                obj["local_command_run"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("local_command_run")) from None
-    else:
-        f_local_command_run = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     result = AssistantMessage.__new__(AssistantMessage)
     result.type = "assistant"
     result.message = f_message
-    result.parent_tool_use_id = f_parent_tool_use_id
-    result.session_id = f_session_id
-    result.uuid = f_uuid
-    result.timestamp = f_timestamp
-    result.request_id = f_request_id
-    result.aborted = f_aborted
-    result.error = f_error
-    result.wire_tool_inputs = f_wire_tool_inputs
-    result.local_command_source = f_local_command_source
-    result.local_command_run = f_local_command_run
-    result.extra = f_extra
-    result._present = f_present
+    result.parent_tool_use_id = None
+    result.session_id = None
+    result.uuid = None
+    result.timestamp = None
+    result.request_id = None
+    result.aborted = None
+    result.error = None
+    result.wire_tool_inputs = None
+    result.local_command_source = None
+    result.local_command_run = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _ASSISTANT_MESSAGE_OPTIONAL.intersection(obj)
+    if "parent_tool_use_id" in present:
+        f_parent_tool_use_id = obj["parent_tool_use_id"]
+        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+        result.parent_tool_use_id = f_parent_tool_use_id
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not str:
+            raise _field_error(f_timestamp, "string", "timestamp")
+        result.timestamp = f_timestamp
+    if "request_id" in present:
+        f_request_id = obj["request_id"]
+        if type(f_request_id) is not str:
+            raise _field_error(f_request_id, "string", "request_id")
+        result.request_id = f_request_id
+    if "aborted" in present:
+        f_aborted = obj["aborted"]
+        if type(f_aborted) is not bool:
+            raise _field_error(f_aborted, "boolean", "aborted")
+        result.aborted = f_aborted
+    if "error" in present:
+        f_error = obj["error"]
+        if type(f_error) is not str:
+            raise _field_error(f_error, "string", "error")
+        result.error = f_error
+    if "wire_tool_inputs" in present:
+        try:
+            result.wire_tool_inputs = _d_map_json_object(obj["wire_tool_inputs"])
+        except DecodeError as error:
+            raise error.at(_segment("wire_tool_inputs")) from None
+    if "local_command_source" in present:
+        f_local_command_source = obj["local_command_source"]
+        if type(f_local_command_source) is not str:
+            raise _field_error(f_local_command_source, "string", "local_command_source")
+        result.local_command_source = f_local_command_source
+    if "local_command_run" in present:
+        try:
+            result.local_command_run = _decode_local_command_run(obj["local_command_run"])
+        except DecodeError as error:
+            raise error.at(_segment("local_command_run")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ASSISTANT_MESSAGE_KEYS)
     return result
 
 
@@ -5598,71 +5207,52 @@ def _decode_user_message(data: object) -> UserMessage:
         f_message = _decode_user_message_body(v_message)
     except DecodeError as error:
         raise error.at(_segment("message")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = UserMessage.__new__(UserMessage)
-        result.type = "user"
-        result.message = f_message
-        result.parent_tool_use_id = None
-        result.session_id = None
-        result.uuid = None
-        result.timestamp = None
-        result.is_replay = None
-        result.tool_use_result = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _USER_MESSAGE_OPTIONAL.intersection(obj)
-    if "parent_tool_use_id" in f_present:
-        f_parent_tool_use_id = obj["parent_tool_use_id"]
-        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
-            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
-    else:
-        f_parent_tool_use_id = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not str:
-            raise _field_error(f_timestamp, "string", "timestamp")
-    else:
-        f_timestamp = None
-    if "isReplay" in f_present:
-        f_is_replay = obj["isReplay"]
-        if type(f_is_replay) is not bool:
-            raise _field_error(f_is_replay, "boolean", "isReplay")
-    else:
-        f_is_replay = None
-    if "tool_use_result" in f_present:
-        try:
-            f_tool_use_result: JSONValue | None = _json_value(obj["tool_use_result"])
-        except DecodeError as error:
-            raise error.at(_segment("tool_use_result")) from None
-    else:
-        f_tool_use_result = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USER_MESSAGE_KEYS)
     result = UserMessage.__new__(UserMessage)
     result.type = "user"
     result.message = f_message
-    result.parent_tool_use_id = f_parent_tool_use_id
-    result.session_id = f_session_id
-    result.uuid = f_uuid
-    result.timestamp = f_timestamp
-    result.is_replay = f_is_replay
-    result.tool_use_result = f_tool_use_result
-    result.extra = f_extra
-    result._present = f_present
+    result.parent_tool_use_id = None
+    result.session_id = None
+    result.uuid = None
+    result.timestamp = None
+    result.is_replay = None
+    result.tool_use_result = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _USER_MESSAGE_OPTIONAL.intersection(obj)
+    if "parent_tool_use_id" in present:
+        f_parent_tool_use_id = obj["parent_tool_use_id"]
+        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+        result.parent_tool_use_id = f_parent_tool_use_id
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not str:
+            raise _field_error(f_timestamp, "string", "timestamp")
+        result.timestamp = f_timestamp
+    if "isReplay" in present:
+        f_is_replay = obj["isReplay"]
+        if type(f_is_replay) is not bool:
+            raise _field_error(f_is_replay, "boolean", "isReplay")
+        result.is_replay = f_is_replay
+    if "tool_use_result" in present:
+        try:
+            result.tool_use_result = _json_value(obj["tool_use_result"])
+        except DecodeError as error:
+            raise error.at(_segment("tool_use_result")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USER_MESSAGE_KEYS)
     return result
 
 
@@ -5935,54 +5525,40 @@ def _decode_stream_event_message(data: object) -> StreamEventMessage:
         f_event = _json_object(v_event)
     except DecodeError as error:
         raise error.at(_segment("event")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = StreamEventMessage.__new__(StreamEventMessage)
-        result.type = "stream_event"
-        result.event = f_event
-        result.session_id = None
-        result.parent_tool_use_id = None
-        result.uuid = None
-        result.ttft_ms = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _STREAM_EVENT_MESSAGE_OPTIONAL.intersection(obj)
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    if "parent_tool_use_id" in f_present:
-        f_parent_tool_use_id = obj["parent_tool_use_id"]
-        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
-            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
-    else:
-        f_parent_tool_use_id = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "ttft_ms" in f_present:
-        f_ttft_ms = obj["ttft_ms"]
-        if type(f_ttft_ms) is not int or not -_INT_BOUND < f_ttft_ms < _INT_BOUND:
-            raise _field_error(f_ttft_ms, "integer", "ttft_ms")
-    else:
-        f_ttft_ms = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
     result = StreamEventMessage.__new__(StreamEventMessage)
     result.type = "stream_event"
     result.event = f_event
-    result.session_id = f_session_id
-    result.parent_tool_use_id = f_parent_tool_use_id
-    result.uuid = f_uuid
-    result.ttft_ms = f_ttft_ms
-    result.extra = f_extra
-    result._present = f_present
+    result.session_id = None
+    result.parent_tool_use_id = None
+    result.uuid = None
+    result.ttft_ms = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _STREAM_EVENT_MESSAGE_OPTIONAL.intersection(obj)
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if "parent_tool_use_id" in present:
+        f_parent_tool_use_id = obj["parent_tool_use_id"]
+        if f_parent_tool_use_id is not None and type(f_parent_tool_use_id) is not str:
+            raise _field_error(f_parent_tool_use_id, "string", "parent_tool_use_id")
+        result.parent_tool_use_id = f_parent_tool_use_id
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "ttft_ms" in present:
+        f_ttft_ms = obj["ttft_ms"]
+        if type(f_ttft_ms) is not int or not -_INT_BOUND < f_ttft_ms < _INT_BOUND:
+            raise _field_error(f_ttft_ms, "integer", "ttft_ms")
+        result.ttft_ms = f_ttft_ms
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _STREAM_EVENT_MESSAGE_KEYS)
     return result
 
 
@@ -6002,38 +5578,28 @@ def _decode_rate_limit_event(data: object) -> RateLimitEvent:
         f_rate_limit_info = _decode_rate_limit_info(v_rate_limit_info)
     except DecodeError as error:
         raise error.at(_segment("rate_limit_info")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = RateLimitEvent.__new__(RateLimitEvent)
-        result.type = "rate_limit_event"
-        result.rate_limit_info = f_rate_limit_info
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _RATE_LIMIT_EVENT_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
     result = RateLimitEvent.__new__(RateLimitEvent)
     result.type = "rate_limit_event"
     result.rate_limit_info = f_rate_limit_info
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _RATE_LIMIT_EVENT_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RATE_LIMIT_EVENT_KEYS)
     return result
 
 
@@ -6102,45 +5668,33 @@ def _decode_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
     obj: dict[str, object] = data
     if obj.get("type") != "compact_boundary":
         _tag(obj, "type", "compact_boundary")
+    result = CompactBoundaryMarker.__new__(CompactBoundaryMarker)
+    result.type = "compact_boundary"
+    result.direction = None
+    result.session_id = None
+    result.uuid = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = CompactBoundaryMarker.__new__(CompactBoundaryMarker)
-        result.type = "compact_boundary"
-        result.direction = None
-        result.session_id = None
-        result.uuid = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _COMPACT_BOUNDARY_MARKER_OPTIONAL.intersection(obj)
-    if "direction" in f_present:
+    result._present = present = _COMPACT_BOUNDARY_MARKER_OPTIONAL.intersection(obj)
+    if "direction" in present:
         try:
-            f_direction: CompactDirection | None = _decode_compact_direction(obj["direction"])
+            result.direction = _decode_compact_direction(obj["direction"])
         except DecodeError as error:
             raise error.at(_segment("direction")) from None
-    else:
-        f_direction = None
-    if "session_id" in f_present:
+    if "session_id" in present:
         f_session_id = obj["session_id"]
         if type(f_session_id) is not str:
             raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    if "uuid" in f_present:
+        result.session_id = f_session_id
+    if "uuid" in present:
         f_uuid = obj["uuid"]
         if type(f_uuid) is not str:
             raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
-    result = CompactBoundaryMarker.__new__(CompactBoundaryMarker)
-    result.type = "compact_boundary"
-    result.direction = f_direction
-    result.session_id = f_session_id
-    result.uuid = f_uuid
-    result.extra = f_extra
-    result._present = f_present
+        result.uuid = f_uuid
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _COMPACT_BOUNDARY_MARKER_KEYS)
     return result
 
 
@@ -6173,60 +5727,43 @@ def _decode_tool_progress_message(data: object) -> ToolProgressMessage:
         type(f_elapsed_time_seconds) is not float or f_elapsed_time_seconds - f_elapsed_time_seconds
     ):
         raise _field_error(f_elapsed_time_seconds, "number", "elapsed_time_seconds")
-    if len(obj) == 5:  # no optional key: every default
-        result = ToolProgressMessage.__new__(ToolProgressMessage)
-        result.type = "tool_progress"
-        result.tool_use_id = f_tool_use_id
-        result.tool_name = f_tool_name
-        result.parent_tool_use_id = f_parent_tool_use_id
-        result.elapsed_time_seconds = f_elapsed_time_seconds
-        result.task_id = None
-        result.heartbeat = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
-    if "task_id" in f_present:
-        f_task_id = obj["task_id"]
-        if type(f_task_id) is not str:
-            raise _field_error(f_task_id, "string", "task_id")
-    else:
-        f_task_id = None
-    if "heartbeat" in f_present:
-        f_heartbeat = obj["heartbeat"]
-        if type(f_heartbeat) is not bool:
-            raise _field_error(f_heartbeat, "boolean", "heartbeat")
-    else:
-        f_heartbeat = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
     result = ToolProgressMessage.__new__(ToolProgressMessage)
     result.type = "tool_progress"
     result.tool_use_id = f_tool_use_id
     result.tool_name = f_tool_name
     result.parent_tool_use_id = f_parent_tool_use_id
     result.elapsed_time_seconds = f_elapsed_time_seconds
-    result.task_id = f_task_id
-    result.heartbeat = f_heartbeat
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.task_id = None
+    result.heartbeat = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_PROGRESS_MESSAGE_OPTIONAL.intersection(obj)
+    if "task_id" in present:
+        f_task_id = obj["task_id"]
+        if type(f_task_id) is not str:
+            raise _field_error(f_task_id, "string", "task_id")
+        result.task_id = f_task_id
+    if "heartbeat" in present:
+        f_heartbeat = obj["heartbeat"]
+        if type(f_heartbeat) is not bool:
+            raise _field_error(f_heartbeat, "boolean", "heartbeat")
+        result.heartbeat = f_heartbeat
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_PROGRESS_MESSAGE_KEYS)
     return result
 
 
@@ -6252,40 +5789,29 @@ def _decode_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
         f_preceding_tool_use_ids = [_str(item) for item in v_preceding_tool_use_ids]
     except DecodeError:
         raise _item_error(v_preceding_tool_use_ids, _str, "preceding_tool_use_ids") from None
-    if len(obj) == 3:  # no optional key: every default
-        result = ToolUseSummaryMessage.__new__(ToolUseSummaryMessage)
-        result.type = "tool_use_summary"
-        result.summary = f_summary
-        result.preceding_tool_use_ids = f_preceding_tool_use_ids
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_USE_SUMMARY_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
     result = ToolUseSummaryMessage.__new__(ToolUseSummaryMessage)
     result.type = "tool_use_summary"
     result.summary = f_summary
     result.preceding_tool_use_ids = f_preceding_tool_use_ids
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_USE_SUMMARY_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_USE_SUMMARY_MESSAGE_KEYS)
     return result
 
 
@@ -6311,48 +5837,35 @@ def _decode_auth_status_message(data: object) -> AuthStatusMessage:
         f_output = [_str(item) for item in v_output]
     except DecodeError:
         raise _item_error(v_output, _str, "output") from None
-    if len(obj) == 3:  # no optional key: every default
-        result = AuthStatusMessage.__new__(AuthStatusMessage)
-        result.type = "auth_status"
-        result.is_authenticating = f_is_authenticating
-        result.output = f_output
-        result.error = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _AUTH_STATUS_MESSAGE_OPTIONAL.intersection(obj)
-    if "error" in f_present:
-        f_error = obj["error"]
-        if type(f_error) is not str:
-            raise _field_error(f_error, "string", "error")
-    else:
-        f_error = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
     result = AuthStatusMessage.__new__(AuthStatusMessage)
     result.type = "auth_status"
     result.is_authenticating = f_is_authenticating
     result.output = f_output
-    result.error = f_error
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.error = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _AUTH_STATUS_MESSAGE_OPTIONAL.intersection(obj)
+    if "error" in present:
+        f_error = obj["error"]
+        if type(f_error) is not str:
+            raise _field_error(f_error, "string", "error")
+        result.error = f_error
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _AUTH_STATUS_MESSAGE_KEYS)
     return result
 
 
@@ -6368,38 +5881,28 @@ def _decode_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
         f_suggestion = obj.get("suggestion", _ABSENT)
     if type(f_suggestion) is not str:
         raise _field_error(f_suggestion, "string", "suggestion")
-    if len(obj) == 2:  # no optional key: every default
-        result = PromptSuggestionMessage.__new__(PromptSuggestionMessage)
-        result.type = "prompt_suggestion"
-        result.suggestion = f_suggestion
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _PROMPT_SUGGESTION_MESSAGE_OPTIONAL.intersection(obj)
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
     result = PromptSuggestionMessage.__new__(PromptSuggestionMessage)
     result.type = "prompt_suggestion"
     result.suggestion = f_suggestion
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _PROMPT_SUGGESTION_MESSAGE_OPTIONAL.intersection(obj)
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _PROMPT_SUGGESTION_MESSAGE_KEYS)
     return result
 
 
@@ -6415,65 +5918,46 @@ def _decode_conversation_reset_message(data: object) -> ConversationResetMessage
         f_new_conversation_id = obj.get("new_conversation_id", _ABSENT)
     if type(f_new_conversation_id) is not str:
         raise _field_error(f_new_conversation_id, "string", "new_conversation_id")
-    if len(obj) == 2:  # no optional key: every default
-        result = ConversationResetMessage.__new__(ConversationResetMessage)
-        result.type = "conversation_reset"
-        result.new_conversation_id = f_new_conversation_id
-        result.trigger = None
-        result.user_message_uuid = None
-        result.timestamp = None
-        result.uuid = None
-        result.session_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CONVERSATION_RESET_MESSAGE_OPTIONAL.intersection(obj)
-    if "trigger" in f_present:
-        try:
-            f_trigger: ConversationResetTrigger | UnknownConversationResetTrigger | None = (
-                _decode_conversation_reset_trigger(obj["trigger"])
-            )
-        except DecodeError as error:
-            raise error.at(_segment("trigger")) from None
-    else:
-        f_trigger = None
-    if "user_message_uuid" in f_present:
-        f_user_message_uuid = obj["user_message_uuid"]
-        if type(f_user_message_uuid) is not str:
-            raise _field_error(f_user_message_uuid, "string", "user_message_uuid")
-    else:
-        f_user_message_uuid = None
-    if "timestamp" in f_present:
-        f_timestamp = obj["timestamp"]
-        if type(f_timestamp) is not str:
-            raise _field_error(f_timestamp, "string", "timestamp")
-    else:
-        f_timestamp = None
-    if "uuid" in f_present:
-        f_uuid = obj["uuid"]
-        if type(f_uuid) is not str:
-            raise _field_error(f_uuid, "string", "uuid")
-    else:
-        f_uuid = None
-    if "session_id" in f_present:
-        f_session_id = obj["session_id"]
-        if type(f_session_id) is not str:
-            raise _field_error(f_session_id, "string", "session_id")
-    else:
-        f_session_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
     result = ConversationResetMessage.__new__(ConversationResetMessage)
     result.type = "conversation_reset"
     result.new_conversation_id = f_new_conversation_id
-    result.trigger = f_trigger
-    result.user_message_uuid = f_user_message_uuid
-    result.timestamp = f_timestamp
-    result.uuid = f_uuid
-    result.session_id = f_session_id
-    result.extra = f_extra
-    result._present = f_present
+    result.trigger = None
+    result.user_message_uuid = None
+    result.timestamp = None
+    result.uuid = None
+    result.session_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _CONVERSATION_RESET_MESSAGE_OPTIONAL.intersection(obj)
+    if "trigger" in present:
+        try:
+            result.trigger = _decode_conversation_reset_trigger(obj["trigger"])
+        except DecodeError as error:
+            raise error.at(_segment("trigger")) from None
+    if "user_message_uuid" in present:
+        f_user_message_uuid = obj["user_message_uuid"]
+        if type(f_user_message_uuid) is not str:
+            raise _field_error(f_user_message_uuid, "string", "user_message_uuid")
+        result.user_message_uuid = f_user_message_uuid
+    if "timestamp" in present:
+        f_timestamp = obj["timestamp"]
+        if type(f_timestamp) is not str:
+            raise _field_error(f_timestamp, "string", "timestamp")
+        result.timestamp = f_timestamp
+    if "uuid" in present:
+        f_uuid = obj["uuid"]
+        if type(f_uuid) is not str:
+            raise _field_error(f_uuid, "string", "uuid")
+        result.uuid = f_uuid
+    if "session_id" in present:
+        f_session_id = obj["session_id"]
+        if type(f_session_id) is not str:
+            raise _field_error(f_session_id, "string", "session_id")
+        result.session_id = f_session_id
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CONVERSATION_RESET_MESSAGE_KEYS)
     return result
 
 
@@ -6524,35 +6008,24 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = ToolUseBlock.__new__(ToolUseBlock)
-        result.type = "tool_use"
-        result.id = f_id
-        result.name = f_name
-        result.input = f_input
-        result.caller = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
-    if "caller" in f_present:
-        try:
-            f_caller: dict[str, JSONValue] | None = _json_object(obj["caller"])
-        except DecodeError as error:
-            raise error.at(_segment("caller")) from None
-    else:
-        f_caller = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     result = ToolUseBlock.__new__(ToolUseBlock)
     result.type = "tool_use"
     result.id = f_id
     result.name = f_name
     result.input = f_input
-    result.caller = f_caller
-    result.extra = f_extra
-    result._present = f_present
+    result.caller = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in present:
+        try:
+            result.caller = _json_object(obj["caller"])
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     return result
 
 
@@ -6568,41 +6041,28 @@ def _decode_tool_result_block(data: object) -> ToolResultBlock:
         f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    if len(obj) == 2:  # no optional key: every default
-        result = ToolResultBlock.__new__(ToolResultBlock)
-        result.type = "tool_result"
-        result.tool_use_id = f_tool_use_id
-        result.content = None
-        result.is_error = False
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
-    if "content" in f_present:
-        try:
-            f_content: str | list[dict[str, JSONValue]] | None = _d_union_str_or_list_json_object(
-                obj["content"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("content")) from None
-    else:
-        f_content = None
-    if "is_error" in f_present:
-        f_is_error = obj["is_error"]
-        if type(f_is_error) is not bool:
-            raise _field_error(f_is_error, "boolean", "is_error")
-    else:
-        f_is_error = False
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
     result = ToolResultBlock.__new__(ToolResultBlock)
     result.type = "tool_result"
     result.tool_use_id = f_tool_use_id
-    result.content = f_content
-    result.is_error = f_is_error
-    result.extra = f_extra
-    result._present = f_present
+    result.content = None
+    result.is_error = False
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "content" in present:
+        try:
+            result.content = _d_union_str_or_list_json_object(obj["content"])
+        except DecodeError as error:
+            raise error.at(_segment("content")) from None
+    if "is_error" in present:
+        f_is_error = obj["is_error"]
+        if type(f_is_error) is not bool:
+            raise _field_error(f_is_error, "boolean", "is_error")
+        result.is_error = f_is_error
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_RESULT_BLOCK_KEYS)
     return result
 
 
@@ -6618,30 +6078,22 @@ def _decode_thinking_block(data: object) -> ThinkingBlock:
         f_thinking = obj.get("thinking", _ABSENT)
     if type(f_thinking) is not str:
         raise _field_error(f_thinking, "string", "thinking")
-    if len(obj) == 2:  # no optional key: every default
-        result = ThinkingBlock.__new__(ThinkingBlock)
-        result.type = "thinking"
-        result.thinking = f_thinking
-        result.signature = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _THINKING_BLOCK_OPTIONAL.intersection(obj)
-    if "signature" in f_present:
-        f_signature = obj["signature"]
-        if type(f_signature) is not str:
-            raise _field_error(f_signature, "string", "signature")
-    else:
-        f_signature = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _THINKING_BLOCK_KEYS)
     result = ThinkingBlock.__new__(ThinkingBlock)
     result.type = "thinking"
     result.thinking = f_thinking
-    result.signature = f_signature
-    result.extra = f_extra
-    result._present = f_present
+    result.signature = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _THINKING_BLOCK_OPTIONAL.intersection(obj)
+    if "signature" in present:
+        f_signature = obj["signature"]
+        if type(f_signature) is not str:
+            raise _field_error(f_signature, "string", "signature")
+        result.signature = f_signature
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _THINKING_BLOCK_KEYS)
     return result
 
 
@@ -6681,91 +6133,65 @@ def _decode_control_can_use_tool_request(data: object) -> ControlCanUseToolReque
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
-    if len(obj) == 3:  # no optional key: every default
-        result = ControlCanUseToolRequest.__new__(ControlCanUseToolRequest)
-        result.subtype = "can_use_tool"
-        result.tool_name = f_tool_name
-        result.input = f_input
-        result.permission_suggestions = None
-        result.blocked_path = None
-        result.decision_reason = None
-        result.title = None
-        result.display_name = None
-        result.description = None
-        result.tool_use_id = None
-        result.agent_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL.intersection(obj)
-    if "permission_suggestions" in f_present:
-        try:
-            f_permission_suggestions: list[dict[str, JSONValue]] | None = _d_opt_list_json_object(
-                obj["permission_suggestions"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("permission_suggestions")) from None
-    else:
-        f_permission_suggestions = None
-    if "blocked_path" in f_present:
-        f_blocked_path = obj["blocked_path"]
-        if f_blocked_path is not None and type(f_blocked_path) is not str:
-            raise _field_error(f_blocked_path, "string", "blocked_path")
-    else:
-        f_blocked_path = None
-    if "decision_reason" in f_present:
-        f_decision_reason = obj["decision_reason"]
-        if type(f_decision_reason) is not str:
-            raise _field_error(f_decision_reason, "string", "decision_reason")
-    else:
-        f_decision_reason = None
-    if "title" in f_present:
-        f_title = obj["title"]
-        if type(f_title) is not str:
-            raise _field_error(f_title, "string", "title")
-    else:
-        f_title = None
-    if "display_name" in f_present:
-        f_display_name = obj["display_name"]
-        if type(f_display_name) is not str:
-            raise _field_error(f_display_name, "string", "display_name")
-    else:
-        f_display_name = None
-    if "description" in f_present:
-        f_description = obj["description"]
-        if type(f_description) is not str:
-            raise _field_error(f_description, "string", "description")
-    else:
-        f_description = None
-    if "tool_use_id" in f_present:
-        f_tool_use_id = obj["tool_use_id"]
-        if type(f_tool_use_id) is not str:
-            raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    else:
-        f_tool_use_id = None
-    if "agent_id" in f_present:
-        f_agent_id = obj["agent_id"]
-        if type(f_agent_id) is not str:
-            raise _field_error(f_agent_id, "string", "agent_id")
-    else:
-        f_agent_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
     result = ControlCanUseToolRequest.__new__(ControlCanUseToolRequest)
     result.subtype = "can_use_tool"
     result.tool_name = f_tool_name
     result.input = f_input
-    result.permission_suggestions = f_permission_suggestions
-    result.blocked_path = f_blocked_path
-    result.decision_reason = f_decision_reason
-    result.title = f_title
-    result.display_name = f_display_name
-    result.description = f_description
-    result.tool_use_id = f_tool_use_id
-    result.agent_id = f_agent_id
-    result.extra = f_extra
-    result._present = f_present
+    result.permission_suggestions = None
+    result.blocked_path = None
+    result.decision_reason = None
+    result.title = None
+    result.display_name = None
+    result.description = None
+    result.tool_use_id = None
+    result.agent_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _CONTROL_CAN_USE_TOOL_REQUEST_OPTIONAL.intersection(obj)
+    if "permission_suggestions" in present:
+        try:
+            result.permission_suggestions = _d_opt_list_json_object(obj["permission_suggestions"])
+        except DecodeError as error:
+            raise error.at(_segment("permission_suggestions")) from None
+    if "blocked_path" in present:
+        f_blocked_path = obj["blocked_path"]
+        if f_blocked_path is not None and type(f_blocked_path) is not str:
+            raise _field_error(f_blocked_path, "string", "blocked_path")
+        result.blocked_path = f_blocked_path
+    if "decision_reason" in present:
+        f_decision_reason = obj["decision_reason"]
+        if type(f_decision_reason) is not str:
+            raise _field_error(f_decision_reason, "string", "decision_reason")
+        result.decision_reason = f_decision_reason
+    if "title" in present:
+        f_title = obj["title"]
+        if type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
+        result.title = f_title
+    if "display_name" in present:
+        f_display_name = obj["display_name"]
+        if type(f_display_name) is not str:
+            raise _field_error(f_display_name, "string", "display_name")
+        result.display_name = f_display_name
+    if "description" in present:
+        f_description = obj["description"]
+        if type(f_description) is not str:
+            raise _field_error(f_description, "string", "description")
+        result.description = f_description
+    if "tool_use_id" in present:
+        f_tool_use_id = obj["tool_use_id"]
+        if type(f_tool_use_id) is not str:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        result.tool_use_id = f_tool_use_id
+    if "agent_id" in present:
+        f_agent_id = obj["agent_id"]
+        if type(f_agent_id) is not str:
+            raise _field_error(f_agent_id, "string", "agent_id")
+        result.agent_id = f_agent_id
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CONTROL_CAN_USE_TOOL_REQUEST_KEYS)
     return result
 
 
@@ -6775,38 +6201,27 @@ def _decode_control_initialize_request(data: object) -> ControlInitializeRequest
     obj: dict[str, object] = data
     if obj.get("subtype") != "initialize":
         _tag(obj, "subtype", "initialize")
-    if len(obj) == 1:  # no optional key: every default
-        result = ControlInitializeRequest.__new__(ControlInitializeRequest)
-        result.subtype = "initialize"
-        result.hooks = None
-        result.agents = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CONTROL_INITIALIZE_REQUEST_OPTIONAL.intersection(obj)
-    if "hooks" in f_present:
-        try:
-            f_hooks: dict[str, JSONValue] | None = _d_opt_json_object(obj["hooks"])
-        except DecodeError as error:
-            raise error.at(_segment("hooks")) from None
-    else:
-        f_hooks = None
-    if "agents" in f_present:
-        try:
-            f_agents: dict[str, JSONValue] | None = _json_object(obj["agents"])
-        except DecodeError as error:
-            raise error.at(_segment("agents")) from None
-    else:
-        f_agents = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
     result = ControlInitializeRequest.__new__(ControlInitializeRequest)
     result.subtype = "initialize"
-    result.hooks = f_hooks
-    result.agents = f_agents
-    result.extra = f_extra
-    result._present = f_present
+    result.hooks = None
+    result.agents = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 1:  # no optional key: every default
+        return result
+    result._present = present = _CONTROL_INITIALIZE_REQUEST_OPTIONAL.intersection(obj)
+    if "hooks" in present:
+        try:
+            result.hooks = _d_opt_json_object(obj["hooks"])
+        except DecodeError as error:
+            raise error.at(_segment("hooks")) from None
+    if "agents" in present:
+        try:
+            result.agents = _json_object(obj["agents"])
+        except DecodeError as error:
+            raise error.at(_segment("agents")) from None
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CONTROL_INITIALIZE_REQUEST_KEYS)
     return result
 
 
@@ -6843,28 +6258,21 @@ def _decode_control_set_model_request(data: object) -> ControlSetModelRequest:
     obj: dict[str, object] = data
     if obj.get("subtype") != "set_model":
         _tag(obj, "subtype", "set_model")
+    result = ControlSetModelRequest.__new__(ControlSetModelRequest)
+    result.subtype = "set_model"
+    result.model = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ControlSetModelRequest.__new__(ControlSetModelRequest)
-        result.subtype = "set_model"
-        result.model = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CONTROL_SET_MODEL_REQUEST_OPTIONAL.intersection(obj)
-    if "model" in f_present:
+    result._present = present = _CONTROL_SET_MODEL_REQUEST_OPTIONAL.intersection(obj)
+    if "model" in present:
         f_model = obj["model"]
         if f_model is not None and type(f_model) is not str:
             raise _field_error(f_model, "string", "model")
-    else:
-        f_model = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
-    result = ControlSetModelRequest.__new__(ControlSetModelRequest)
-    result.subtype = "set_model"
-    result.model = f_model
-    result.extra = f_extra
-    result._present = f_present
+        result.model = f_model
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CONTROL_SET_MODEL_REQUEST_KEYS)
     return result
 
 
@@ -6880,39 +6288,28 @@ def _decode_control_hook_callback_request(data: object) -> ControlHookCallbackRe
         f_callback_id = obj.get("callback_id", _ABSENT)
     if type(f_callback_id) is not str:
         raise _field_error(f_callback_id, "string", "callback_id")
-    if len(obj) == 2:  # no optional key: every default
-        result = ControlHookCallbackRequest.__new__(ControlHookCallbackRequest)
-        result.subtype = "hook_callback"
-        result.callback_id = f_callback_id
-        result.input = None
-        result.tool_use_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL.intersection(obj)
-    if "input" in f_present:
-        try:
-            f_input: JSONValue | None = _json_value(obj["input"])
-        except DecodeError as error:
-            raise error.at(_segment("input")) from None
-    else:
-        f_input = None
-    if "tool_use_id" in f_present:
-        f_tool_use_id = obj["tool_use_id"]
-        if f_tool_use_id is not None and type(f_tool_use_id) is not str:
-            raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    else:
-        f_tool_use_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
     result = ControlHookCallbackRequest.__new__(ControlHookCallbackRequest)
     result.subtype = "hook_callback"
     result.callback_id = f_callback_id
-    result.input = f_input
-    result.tool_use_id = f_tool_use_id
-    result.extra = f_extra
-    result._present = f_present
+    result.input = None
+    result.tool_use_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _CONTROL_HOOK_CALLBACK_REQUEST_OPTIONAL.intersection(obj)
+    if "input" in present:
+        try:
+            result.input = _json_value(obj["input"])
+        except DecodeError as error:
+            raise error.at(_segment("input")) from None
+    if "tool_use_id" in present:
+        f_tool_use_id = obj["tool_use_id"]
+        if f_tool_use_id is not None and type(f_tool_use_id) is not str:
+            raise _field_error(f_tool_use_id, "string", "tool_use_id")
+        result.tool_use_id = f_tool_use_id
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CONTROL_HOOK_CALLBACK_REQUEST_KEYS)
     return result
 
 
@@ -6960,31 +6357,22 @@ def _decode_control_success_response(data: object) -> ControlSuccessResponse:
         f_request_id = obj.get("request_id", _ABSENT)
     if type(f_request_id) is not str:
         raise _field_error(f_request_id, "string", "request_id")
-    if len(obj) == 2:  # no optional key: every default
-        result = ControlSuccessResponse.__new__(ControlSuccessResponse)
-        result.subtype = "success"
-        result.request_id = f_request_id
-        result.response = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CONTROL_SUCCESS_RESPONSE_OPTIONAL.intersection(obj)
-    if "response" in f_present:
-        try:
-            f_response: dict[str, JSONValue] | None = _d_opt_json_object(obj["response"])
-        except DecodeError as error:
-            raise error.at(_segment("response")) from None
-    else:
-        f_response = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
     result = ControlSuccessResponse.__new__(ControlSuccessResponse)
     result.subtype = "success"
     result.request_id = f_request_id
-    result.response = f_response
-    result.extra = f_extra
-    result._present = f_present
+    result.response = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _CONTROL_SUCCESS_RESPONSE_OPTIONAL.intersection(obj)
+    if "response" in present:
+        try:
+            result.response = _d_opt_json_object(obj["response"])
+        except DecodeError as error:
+            raise error.at(_segment("response")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CONTROL_SUCCESS_RESPONSE_KEYS)
     return result
 
 
@@ -7030,66 +6418,45 @@ def _decode_compact_metadata(data: object) -> CompactMetadata:
         f_trigger = _decode_compact_trigger(v_trigger)
     except DecodeError as error:
         raise error.at(_segment("trigger")) from None
+    result = CompactMetadata.__new__(CompactMetadata)
+    result.trigger = f_trigger
+    result.pre_tokens = None
+    result.post_tokens = None
+    result.duration_ms = None
+    result.preserved_segment = None
+    result.preserved_messages = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = CompactMetadata.__new__(CompactMetadata)
-        result.trigger = f_trigger
-        result.pre_tokens = None
-        result.post_tokens = None
-        result.duration_ms = None
-        result.preserved_segment = None
-        result.preserved_messages = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _COMPACT_METADATA_OPTIONAL.intersection(obj)
-    if "pre_tokens" in f_present:
+    result._present = present = _COMPACT_METADATA_OPTIONAL.intersection(obj)
+    if "pre_tokens" in present:
         f_pre_tokens = obj["pre_tokens"]
         if type(f_pre_tokens) is not int or not -_INT_BOUND < f_pre_tokens < _INT_BOUND:
             raise _field_error(f_pre_tokens, "integer", "pre_tokens")
-    else:
-        f_pre_tokens = None
-    if "post_tokens" in f_present:
+        result.pre_tokens = f_pre_tokens
+    if "post_tokens" in present:
         f_post_tokens = obj["post_tokens"]
         if type(f_post_tokens) is not int or not -_INT_BOUND < f_post_tokens < _INT_BOUND:
             raise _field_error(f_post_tokens, "integer", "post_tokens")
-    else:
-        f_post_tokens = None
-    if "duration_ms" in f_present:
+        result.post_tokens = f_post_tokens
+    if "duration_ms" in present:
         f_duration_ms = obj["duration_ms"]
         if type(f_duration_ms) is not int or not -_INT_BOUND < f_duration_ms < _INT_BOUND:
             raise _field_error(f_duration_ms, "integer", "duration_ms")
-    else:
-        f_duration_ms = None
-    if "preserved_segment" in f_present:
+        result.duration_ms = f_duration_ms
+    if "preserved_segment" in present:
         try:
-            f_preserved_segment: dict[str, JSONValue] | None = _json_object(
-                obj["preserved_segment"]
-            )
+            result.preserved_segment = _json_object(obj["preserved_segment"])
         except DecodeError as error:
             raise error.at(_segment("preserved_segment")) from None
-    else:
-        f_preserved_segment = None
-    if "preserved_messages" in f_present:
+    if "preserved_messages" in present:
         try:
-            f_preserved_messages: dict[str, JSONValue] | None = _json_object(
-                obj["preserved_messages"]
-            )
+            result.preserved_messages = _json_object(obj["preserved_messages"])
         except DecodeError as error:
             raise error.at(_segment("preserved_messages")) from None
-    else:
-        f_preserved_messages = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _COMPACT_METADATA_KEYS)
-    result = CompactMetadata.__new__(CompactMetadata)
-    result.trigger = f_trigger
-    result.pre_tokens = f_pre_tokens
-    result.post_tokens = f_post_tokens
-    result.duration_ms = f_duration_ms
-    result.preserved_segment = f_preserved_segment
-    result.preserved_messages = f_preserved_messages
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _COMPACT_METADATA_KEYS)
     return result
 
 
@@ -7141,32 +6508,23 @@ def _decode_background_task(data: object) -> BackgroundTask:
         raise _field_error(f_task_type, "string", "task_type")
     if type(f_description) is not str:
         raise _field_error(f_description, "string", "description")
-    if len(obj) == 3:  # no optional key: every default
-        result = BackgroundTask.__new__(BackgroundTask)
-        result.task_id = f_task_id
-        result.task_type = f_task_type
-        result.description = f_description
-        result.ambient = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _BACKGROUND_TASK_OPTIONAL.intersection(obj)
-    if "ambient" in f_present:
-        f_ambient = obj["ambient"]
-        if type(f_ambient) is not bool:
-            raise _field_error(f_ambient, "boolean", "ambient")
-    else:
-        f_ambient = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _BACKGROUND_TASK_KEYS)
     result = BackgroundTask.__new__(BackgroundTask)
     result.task_id = f_task_id
     result.task_type = f_task_type
     result.description = f_description
-    result.ambient = f_ambient
-    result.extra = f_extra
-    result._present = f_present
+    result.ambient = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _BACKGROUND_TASK_OPTIONAL.intersection(obj)
+    if "ambient" in present:
+        f_ambient = obj["ambient"]
+        if type(f_ambient) is not bool:
+            raise _field_error(f_ambient, "boolean", "ambient")
+        result.ambient = f_ambient
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _BACKGROUND_TASK_KEYS)
     return result
 
 
@@ -7261,131 +6619,92 @@ def _decode_assistant_message_body(data: object) -> AssistantMessageBody:
         f_content = [_decode_content_block(item) for item in v_content]
     except DecodeError:
         raise _item_error(v_content, _decode_content_block, "content") from None
+    result = AssistantMessageBody.__new__(AssistantMessageBody)
+    result.content = f_content
+    result.model = None
+    result.id = None
+    result.type = None
+    result.role = None
+    result.container = None
+    result.stop_reason = None
+    result.stop_sequence = None
+    result.stop_details = None
+    result.usage = None
+    result.input_transformations = None
+    result.diagnostics = None
+    result.context_management = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = AssistantMessageBody.__new__(AssistantMessageBody)
-        result.content = f_content
-        result.model = None
-        result.id = None
-        result.type = None
-        result.role = None
-        result.container = None
-        result.stop_reason = None
-        result.stop_sequence = None
-        result.stop_details = None
-        result.usage = None
-        result.input_transformations = None
-        result.diagnostics = None
-        result.context_management = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _ASSISTANT_MESSAGE_BODY_OPTIONAL.intersection(obj)
-    if "model" in f_present:
+    result._present = present = _ASSISTANT_MESSAGE_BODY_OPTIONAL.intersection(obj)
+    if "model" in present:
         f_model = obj["model"]
         if type(f_model) is not str:
             raise _field_error(f_model, "string", "model")
-    else:
-        f_model = None
-    if "id" in f_present:
+        result.model = f_model
+    if "id" in present:
         f_id = obj["id"]
         if type(f_id) is not str:
             raise _field_error(f_id, "string", "id")
-    else:
-        f_id = None
-    if "type" in f_present:
+        result.id = f_id
+    if "type" in present:
         f_type = obj["type"]
         if type(f_type) is not str:
             raise _field_error(f_type, "string", "type")
-    else:
-        f_type = None
-    if "role" in f_present:
+        result.type = f_type
+    if "role" in present:
         f_role = obj["role"]
         if type(f_role) is not str:
             raise _field_error(f_role, "string", "role")
-    else:
-        f_role = None
-    if "container" in f_present:
+        result.role = f_role
+    if "container" in present:
         try:
-            f_container: JSONValue | None = _json_value(obj["container"])
+            result.container = _json_value(obj["container"])
         except DecodeError as error:
             raise error.at(_segment("container")) from None
-    else:
-        f_container = None
-    if "stop_reason" in f_present:
+    if "stop_reason" in present:
         f_stop_reason = obj["stop_reason"]
         if f_stop_reason is not None and type(f_stop_reason) is not str:
             raise _field_error(f_stop_reason, "string", "stop_reason")
-    else:
-        f_stop_reason = None
-    if "stop_sequence" in f_present:
+        result.stop_reason = f_stop_reason
+    if "stop_sequence" in present:
         f_stop_sequence = obj["stop_sequence"]
         if f_stop_sequence is not None and type(f_stop_sequence) is not str:
             raise _field_error(f_stop_sequence, "string", "stop_sequence")
-    else:
-        f_stop_sequence = None
-    if "stop_details" in f_present:
+        result.stop_sequence = f_stop_sequence
+    if "stop_details" in present:
         try:
-            f_stop_details: JSONValue | None = _json_value(obj["stop_details"])
+            result.stop_details = _json_value(obj["stop_details"])
         except DecodeError as error:
             raise error.at(_segment("stop_details")) from None
-    else:
-        f_stop_details = None
-    if "usage" in f_present:
+    if "usage" in present:
         try:
-            f_usage: Usage | None = _decode_usage(obj["usage"])
+            result.usage = _decode_usage(obj["usage"])
         except DecodeError as error:
             raise error.at(_segment("usage")) from None
-    else:
-        f_usage = None
-    if "input_transformations" in f_present:
+    if "input_transformations" in present:
         v_input_transformations = obj["input_transformations"]
         if type(v_input_transformations) is not list:
             raise _field_error(v_input_transformations, "array", "input_transformations")
         try:
-            f_input_transformations: list[JSONValue] | None = [
-                _json_value(item) for item in v_input_transformations
-            ]
+            result.input_transformations = [_json_value(item) for item in v_input_transformations]
         except DecodeError:
             raise _item_error(
                 v_input_transformations, _json_value, "input_transformations"
             ) from None
-    else:
-        f_input_transformations = None
-    if "diagnostics" in f_present:
+    if "diagnostics" in present:
         try:
-            f_diagnostics: JSONValue | None = _json_value(obj["diagnostics"])
+            result.diagnostics = _json_value(obj["diagnostics"])
         except DecodeError as error:
             raise error.at(_segment("diagnostics")) from None
-    else:
-        f_diagnostics = None
-    if "context_management" in f_present:
+    if "context_management" in present:
         try:
-            f_context_management: dict[str, JSONValue] | None = _d_opt_json_object(
-                obj["context_management"]
-            )
+            result.context_management = _d_opt_json_object(obj["context_management"])
         except DecodeError as error:
             raise error.at(_segment("context_management")) from None
-    else:
-        f_context_management = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
-    result = AssistantMessageBody.__new__(AssistantMessageBody)
-    result.content = f_content
-    result.model = f_model
-    result.id = f_id
-    result.type = f_type
-    result.role = f_role
-    result.container = f_container
-    result.stop_reason = f_stop_reason
-    result.stop_sequence = f_stop_sequence
-    result.stop_details = f_stop_details
-    result.usage = f_usage
-    result.input_transformations = f_input_transformations
-    result.diagnostics = f_diagnostics
-    result.context_management = f_context_management
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ASSISTANT_MESSAGE_BODY_KEYS)
     return result
 
 
@@ -7403,28 +6722,21 @@ def _decode_user_message_body(data: object) -> UserMessageBody:
         f_content = _d_union_str_or_list_content_block(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
+    result = UserMessageBody.__new__(UserMessageBody)
+    result.content = f_content
+    result.role = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = UserMessageBody.__new__(UserMessageBody)
-        result.content = f_content
-        result.role = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _USER_MESSAGE_BODY_OPTIONAL.intersection(obj)
-    if "role" in f_present:
+    result._present = present = _USER_MESSAGE_BODY_OPTIONAL.intersection(obj)
+    if "role" in present:
         f_role = obj["role"]
         if type(f_role) is not str:
             raise _field_error(f_role, "string", "role")
-    else:
-        f_role = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USER_MESSAGE_BODY_KEYS)
-    result = UserMessageBody.__new__(UserMessageBody)
-    result.content = f_content
-    result.role = f_role
-    result.extra = f_extra
-    result._present = f_present
+        result.role = f_role
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USER_MESSAGE_BODY_KEYS)
     return result
 
 
@@ -7442,95 +6754,68 @@ def _decode_rate_limit_info(data: object) -> RateLimitInfo:
         f_status = _decode_rate_limit_status(v_status)
     except DecodeError as error:
         raise error.at(_segment("status")) from None
+    result = RateLimitInfo.__new__(RateLimitInfo)
+    result.status = f_status
+    result.resets_at = None
+    result.rate_limit_type = None
+    result.utilization = None
+    result.overage_status = None
+    result.overage_resets_at = None
+    result.overage_disabled_reason = None
+    result.is_using_overage = None
+    result.unified_windows = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = RateLimitInfo.__new__(RateLimitInfo)
-        result.status = f_status
-        result.resets_at = None
-        result.rate_limit_type = None
-        result.utilization = None
-        result.overage_status = None
-        result.overage_resets_at = None
-        result.overage_disabled_reason = None
-        result.is_using_overage = None
-        result.unified_windows = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _RATE_LIMIT_INFO_OPTIONAL.intersection(obj)
-    if "resetsAt" in f_present:
+    result._present = present = _RATE_LIMIT_INFO_OPTIONAL.intersection(obj)
+    if "resetsAt" in present:
         f_resets_at = obj["resetsAt"]
         if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
             raise _field_error(f_resets_at, "integer", "resetsAt")
-    else:
-        f_resets_at = None
-    if "rateLimitType" in f_present:
+        result.resets_at = f_resets_at
+    if "rateLimitType" in present:
         f_rate_limit_type = obj["rateLimitType"]
         if type(f_rate_limit_type) is not str:
             raise _field_error(f_rate_limit_type, "string", "rateLimitType")
-    else:
-        f_rate_limit_type = None
-    if "utilization" in f_present:
+        result.rate_limit_type = f_rate_limit_type
+    if "utilization" in present:
         f_utilization = obj["utilization"]
         if (type(f_utilization) is not int or not -_INT_BOUND < f_utilization < _INT_BOUND) and (
             type(f_utilization) is not float or f_utilization - f_utilization
         ):
             raise _field_error(f_utilization, "number", "utilization")
-    else:
-        f_utilization = None
-    if "overageStatus" in f_present:
+        result.utilization = f_utilization
+    if "overageStatus" in present:
         try:
-            f_overage_status: RateLimitStatus | UnknownRateLimitStatus | None = (
-                _decode_rate_limit_status(obj["overageStatus"])
-            )
+            result.overage_status = _decode_rate_limit_status(obj["overageStatus"])
         except DecodeError as error:
             raise error.at(_segment("overageStatus")) from None
-    else:
-        f_overage_status = None
-    if "overageResetsAt" in f_present:
+    if "overageResetsAt" in present:
         f_overage_resets_at = obj["overageResetsAt"]
         if (
             type(f_overage_resets_at) is not int
             or not -_INT_BOUND < f_overage_resets_at < _INT_BOUND
         ):
             raise _field_error(f_overage_resets_at, "integer", "overageResetsAt")
-    else:
-        f_overage_resets_at = None
-    if "overageDisabledReason" in f_present:
+        result.overage_resets_at = f_overage_resets_at
+    if "overageDisabledReason" in present:
         f_overage_disabled_reason = obj["overageDisabledReason"]
         if type(f_overage_disabled_reason) is not str:
             raise _field_error(f_overage_disabled_reason, "string", "overageDisabledReason")
-    else:
-        f_overage_disabled_reason = None
-    if "isUsingOverage" in f_present:
+        result.overage_disabled_reason = f_overage_disabled_reason
+    if "isUsingOverage" in present:
         f_is_using_overage = obj["isUsingOverage"]
         if type(f_is_using_overage) is not bool:
             raise _field_error(f_is_using_overage, "boolean", "isUsingOverage")
-    else:
-        f_is_using_overage = None
-    if "unifiedWindows" in f_present:
+        result.is_using_overage = f_is_using_overage
+    if "unifiedWindows" in present:
         try:
-            f_unified_windows: dict[str, RateLimitWindow] | None = _d_map_rate_limit_window(
-                obj["unifiedWindows"]
-            )
+            result.unified_windows = _d_map_rate_limit_window(obj["unifiedWindows"])
         except DecodeError as error:
             raise error.at(_segment("unifiedWindows")) from None
-    else:
-        f_unified_windows = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RATE_LIMIT_INFO_KEYS)
-    result = RateLimitInfo.__new__(RateLimitInfo)
-    result.status = f_status
-    result.resets_at = f_resets_at
-    result.rate_limit_type = f_rate_limit_type
-    result.utilization = f_utilization
-    result.overage_status = f_overage_status
-    result.overage_resets_at = f_overage_resets_at
-    result.overage_disabled_reason = f_overage_disabled_reason
-    result.is_using_overage = f_is_using_overage
-    result.unified_windows = f_unified_windows
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RATE_LIMIT_INFO_KEYS)
     return result
 
 
@@ -7546,28 +6831,21 @@ def _decode_rate_limit_window(data: object) -> RateLimitWindow:
         type(f_utilization) is not float or f_utilization - f_utilization
     ):
         raise _field_error(f_utilization, "number", "utilization")
+    result = RateLimitWindow.__new__(RateLimitWindow)
+    result.utilization = f_utilization
+    result.resets_at = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = RateLimitWindow.__new__(RateLimitWindow)
-        result.utilization = f_utilization
-        result.resets_at = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _RATE_LIMIT_WINDOW_OPTIONAL.intersection(obj)
-    if "resetsAt" in f_present:
+    result._present = present = _RATE_LIMIT_WINDOW_OPTIONAL.intersection(obj)
+    if "resetsAt" in present:
         f_resets_at = obj["resetsAt"]
         if type(f_resets_at) is not int or not -_INT_BOUND < f_resets_at < _INT_BOUND:
             raise _field_error(f_resets_at, "integer", "resetsAt")
-    else:
-        f_resets_at = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
-    result = RateLimitWindow.__new__(RateLimitWindow)
-    result.utilization = f_utilization
-    result.resets_at = f_resets_at
-    result.extra = f_extra
-    result._present = f_present
+        result.resets_at = f_resets_at
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _RATE_LIMIT_WINDOW_KEYS)
     return result
 
 
@@ -7585,24 +6863,24 @@ def _decode_usage(data: object) -> Usage:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    result = Usage.__new__(Usage)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cache_creation_input_tokens = None
+    result.cache_read_input_tokens = None
+    result.cache_creation = None
+    result.output_tokens_details = None
+    result.server_tool_use = None
+    result.service_tier = None
+    result.inference_geo = None
+    result.iterations = None
+    result.speed = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = Usage.__new__(Usage)
-        result.input_tokens = f_input_tokens
-        result.output_tokens = f_output_tokens
-        result.cache_creation_input_tokens = None
-        result.cache_read_input_tokens = None
-        result.cache_creation = None
-        result.output_tokens_details = None
-        result.server_tool_use = None
-        result.service_tier = None
-        result.inference_geo = None
-        result.iterations = None
-        result.speed = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _USAGE_OPTIONAL.intersection(obj)
-    if "cache_creation_input_tokens" in f_present:
+    result._present = present = _USAGE_OPTIONAL.intersection(obj)
+    if "cache_creation_input_tokens" in present:
         f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
         if (
             type(f_cache_creation_input_tokens) is not int
@@ -7611,86 +6889,54 @@ def _decode_usage(data: object) -> Usage:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
-    else:
-        f_cache_creation_input_tokens = None
-    if "cache_read_input_tokens" in f_present:
+        result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    if "cache_read_input_tokens" in present:
         f_cache_read_input_tokens = obj["cache_read_input_tokens"]
         if (
             type(f_cache_read_input_tokens) is not int
             or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-    else:
-        f_cache_read_input_tokens = None
-    if "cache_creation" in f_present:
+        result.cache_read_input_tokens = f_cache_read_input_tokens
+    if "cache_creation" in present:
         try:
-            f_cache_creation: CacheCreation | None = _decode_cache_creation(obj["cache_creation"])
+            result.cache_creation = _decode_cache_creation(obj["cache_creation"])
         except DecodeError as error:
             raise error.at(_segment("cache_creation")) from None
-    else:
-        f_cache_creation = None
-    if "output_tokens_details" in f_present:
+    if "output_tokens_details" in present:
         try:
-            f_output_tokens_details: OutputTokensDetails | None = _d_opt_output_tokens_details(
+            result.output_tokens_details = _d_opt_output_tokens_details(
                 obj["output_tokens_details"]
             )
         except DecodeError as error:
             raise error.at(_segment("output_tokens_details")) from None
-    else:
-        f_output_tokens_details = None
-    if "server_tool_use" in f_present:
+    if "server_tool_use" in present:
         try:
-            f_server_tool_use: ServerToolUse | None = _decode_server_tool_use(
-                obj["server_tool_use"]
-            )
+            result.server_tool_use = _decode_server_tool_use(obj["server_tool_use"])
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
-    else:
-        f_server_tool_use = None
-    if "service_tier" in f_present:
+    if "service_tier" in present:
         f_service_tier = obj["service_tier"]
         if f_service_tier is not None and type(f_service_tier) is not str:
             raise _field_error(f_service_tier, "string", "service_tier")
-    else:
-        f_service_tier = None
-    if "inference_geo" in f_present:
+        result.service_tier = f_service_tier
+    if "inference_geo" in present:
         f_inference_geo = obj["inference_geo"]
         if f_inference_geo is not None and type(f_inference_geo) is not str:
             raise _field_error(f_inference_geo, "string", "inference_geo")
-    else:
-        f_inference_geo = None
-    if "iterations" in f_present:
+        result.inference_geo = f_inference_geo
+    if "iterations" in present:
         try:
-            f_iterations: list[UsageIteration] | None = _d_opt_list_usage_iteration(
-                obj["iterations"]
-            )
+            result.iterations = _d_opt_list_usage_iteration(obj["iterations"])
         except DecodeError as error:
             raise error.at(_segment("iterations")) from None
-    else:
-        f_iterations = None
-    if "speed" in f_present:
+    if "speed" in present:
         f_speed = obj["speed"]
         if f_speed is not None and type(f_speed) is not str:
             raise _field_error(f_speed, "string", "speed")
-    else:
-        f_speed = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USAGE_KEYS)
-    result = Usage.__new__(Usage)
-    result.input_tokens = f_input_tokens
-    result.output_tokens = f_output_tokens
-    result.cache_creation_input_tokens = f_cache_creation_input_tokens
-    result.cache_read_input_tokens = f_cache_read_input_tokens
-    result.cache_creation = f_cache_creation
-    result.output_tokens_details = f_output_tokens_details
-    result.server_tool_use = f_server_tool_use
-    result.service_tier = f_service_tier
-    result.inference_geo = f_inference_geo
-    result.iterations = f_iterations
-    result.speed = f_speed
-    result.extra = f_extra
-    result._present = f_present
+        result.speed = f_speed
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USAGE_KEYS)
     return result
 
 
@@ -7738,31 +6984,24 @@ def _decode_server_tool_use(data: object) -> ServerToolUse:
         or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
     ):
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
+    result = ServerToolUse.__new__(ServerToolUse)
+    result.web_search_requests = f_web_search_requests
+    result.web_fetch_requests = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ServerToolUse.__new__(ServerToolUse)
-        result.web_search_requests = f_web_search_requests
-        result.web_fetch_requests = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _SERVER_TOOL_USE_OPTIONAL.intersection(obj)
-    if "web_fetch_requests" in f_present:
+    result._present = present = _SERVER_TOOL_USE_OPTIONAL.intersection(obj)
+    if "web_fetch_requests" in present:
         f_web_fetch_requests = obj["web_fetch_requests"]
         if (
             type(f_web_fetch_requests) is not int
             or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND
         ):
             raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
-    else:
-        f_web_fetch_requests = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SERVER_TOOL_USE_KEYS)
-    result = ServerToolUse.__new__(ServerToolUse)
-    result.web_search_requests = f_web_search_requests
-    result.web_fetch_requests = f_web_fetch_requests
-    result.extra = f_extra
-    result._present = f_present
+        result.web_fetch_requests = f_web_fetch_requests
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SERVER_TOOL_USE_KEYS)
     return result
 
 
@@ -7800,29 +7039,28 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    result = UsageIteration.__new__(UsageIteration)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cache_read_input_tokens = None
+    result.cache_creation_input_tokens = None
+    result.cache_creation = None
+    result.type = None
+    result.model = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = UsageIteration.__new__(UsageIteration)
-        result.input_tokens = f_input_tokens
-        result.output_tokens = f_output_tokens
-        result.cache_read_input_tokens = None
-        result.cache_creation_input_tokens = None
-        result.cache_creation = None
-        result.type = None
-        result.model = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _USAGE_ITERATION_OPTIONAL.intersection(obj)
-    if "cache_read_input_tokens" in f_present:
+    result._present = present = _USAGE_ITERATION_OPTIONAL.intersection(obj)
+    if "cache_read_input_tokens" in present:
         f_cache_read_input_tokens = obj["cache_read_input_tokens"]
         if (
             type(f_cache_read_input_tokens) is not int
             or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-    else:
-        f_cache_read_input_tokens = None
-    if "cache_creation_input_tokens" in f_present:
+        result.cache_read_input_tokens = f_cache_read_input_tokens
+    if "cache_creation_input_tokens" in present:
         f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
         if (
             type(f_cache_creation_input_tokens) is not int
@@ -7831,40 +7069,24 @@ def _decode_usage_iteration(data: object) -> UsageIteration:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
-    else:
-        f_cache_creation_input_tokens = None
-    if "cache_creation" in f_present:
+        result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    if "cache_creation" in present:
         try:
-            f_cache_creation: CacheCreation | None = _decode_cache_creation(obj["cache_creation"])
+            result.cache_creation = _decode_cache_creation(obj["cache_creation"])
         except DecodeError as error:
             raise error.at(_segment("cache_creation")) from None
-    else:
-        f_cache_creation = None
-    if "type" in f_present:
+    if "type" in present:
         f_type = obj["type"]
         if type(f_type) is not str:
             raise _field_error(f_type, "string", "type")
-    else:
-        f_type = None
-    if "model" in f_present:
+        result.type = f_type
+    if "model" in present:
         f_model = obj["model"]
         if f_model is not None and type(f_model) is not str:
             raise _field_error(f_model, "string", "model")
-    else:
-        f_model = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USAGE_ITERATION_KEYS)
-    result = UsageIteration.__new__(UsageIteration)
-    result.input_tokens = f_input_tokens
-    result.output_tokens = f_output_tokens
-    result.cache_read_input_tokens = f_cache_read_input_tokens
-    result.cache_creation_input_tokens = f_cache_creation_input_tokens
-    result.cache_creation = f_cache_creation
-    result.type = f_type
-    result.model = f_model
-    result.extra = f_extra
-    result._present = f_present
+        result.model = f_model
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USAGE_ITERATION_KEYS)
     return result
 
 
@@ -7888,108 +7110,83 @@ def _decode_model_usage(data: object) -> ModelUsage:
         type(f_cost_usd) is not float or f_cost_usd - f_cost_usd
     ):
         raise _field_error(f_cost_usd, "number", "costUSD")
+    result = ModelUsage.__new__(ModelUsage)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cost_usd = f_cost_usd
+    result.cache_read_input_tokens = None
+    result.cache_creation_input_tokens = None
+    result.web_search_requests = None
+    result.context_window = None
+    result.max_output_tokens = None
+    result.thinking_tokens = None
+    result.canonical_model = None
+    result.provider = None
+    result.cost_basis = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 3:  # no optional key: every default
-        result = ModelUsage.__new__(ModelUsage)
-        result.input_tokens = f_input_tokens
-        result.output_tokens = f_output_tokens
-        result.cost_usd = f_cost_usd
-        result.cache_read_input_tokens = None
-        result.cache_creation_input_tokens = None
-        result.web_search_requests = None
-        result.context_window = None
-        result.max_output_tokens = None
-        result.thinking_tokens = None
-        result.canonical_model = None
-        result.provider = None
-        result.cost_basis = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _MODEL_USAGE_OPTIONAL.intersection(obj)
-    if "cacheReadInputTokens" in f_present:
+    result._present = present = _MODEL_USAGE_OPTIONAL.intersection(obj)
+    if "cacheReadInputTokens" in present:
         f_cache_read_input_tokens = obj["cacheReadInputTokens"]
         if (
             type(f_cache_read_input_tokens) is not int
             or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cacheReadInputTokens")
-    else:
-        f_cache_read_input_tokens = None
-    if "cacheCreationInputTokens" in f_present:
+        result.cache_read_input_tokens = f_cache_read_input_tokens
+    if "cacheCreationInputTokens" in present:
         f_cache_creation_input_tokens = obj["cacheCreationInputTokens"]
         if (
             type(f_cache_creation_input_tokens) is not int
             or not -_INT_BOUND < f_cache_creation_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_cache_creation_input_tokens, "integer", "cacheCreationInputTokens")
-    else:
-        f_cache_creation_input_tokens = None
-    if "webSearchRequests" in f_present:
+        result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    if "webSearchRequests" in present:
         f_web_search_requests = obj["webSearchRequests"]
         if (
             type(f_web_search_requests) is not int
             or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
         ):
             raise _field_error(f_web_search_requests, "integer", "webSearchRequests")
-    else:
-        f_web_search_requests = None
-    if "contextWindow" in f_present:
+        result.web_search_requests = f_web_search_requests
+    if "contextWindow" in present:
         f_context_window = obj["contextWindow"]
         if type(f_context_window) is not int or not -_INT_BOUND < f_context_window < _INT_BOUND:
             raise _field_error(f_context_window, "integer", "contextWindow")
-    else:
-        f_context_window = None
-    if "maxOutputTokens" in f_present:
+        result.context_window = f_context_window
+    if "maxOutputTokens" in present:
         f_max_output_tokens = obj["maxOutputTokens"]
         if (
             type(f_max_output_tokens) is not int
             or not -_INT_BOUND < f_max_output_tokens < _INT_BOUND
         ):
             raise _field_error(f_max_output_tokens, "integer", "maxOutputTokens")
-    else:
-        f_max_output_tokens = None
-    if "thinkingTokens" in f_present:
+        result.max_output_tokens = f_max_output_tokens
+    if "thinkingTokens" in present:
         f_thinking_tokens = obj["thinkingTokens"]
         if type(f_thinking_tokens) is not int or not -_INT_BOUND < f_thinking_tokens < _INT_BOUND:
             raise _field_error(f_thinking_tokens, "integer", "thinkingTokens")
-    else:
-        f_thinking_tokens = None
-    if "canonicalModel" in f_present:
+        result.thinking_tokens = f_thinking_tokens
+    if "canonicalModel" in present:
         f_canonical_model = obj["canonicalModel"]
         if type(f_canonical_model) is not str:
             raise _field_error(f_canonical_model, "string", "canonicalModel")
-    else:
-        f_canonical_model = None
-    if "provider" in f_present:
+        result.canonical_model = f_canonical_model
+    if "provider" in present:
         f_provider = obj["provider"]
         if type(f_provider) is not str:
             raise _field_error(f_provider, "string", "provider")
-    else:
-        f_provider = None
-    if "costBasis" in f_present:
+        result.provider = f_provider
+    if "costBasis" in present:
         f_cost_basis = obj["costBasis"]
         if type(f_cost_basis) is not str:
             raise _field_error(f_cost_basis, "string", "costBasis")
-    else:
-        f_cost_basis = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MODEL_USAGE_KEYS)
-    result = ModelUsage.__new__(ModelUsage)
-    result.input_tokens = f_input_tokens
-    result.output_tokens = f_output_tokens
-    result.cost_usd = f_cost_usd
-    result.cache_read_input_tokens = f_cache_read_input_tokens
-    result.cache_creation_input_tokens = f_cache_creation_input_tokens
-    result.web_search_requests = f_web_search_requests
-    result.context_window = f_context_window
-    result.max_output_tokens = f_max_output_tokens
-    result.thinking_tokens = f_thinking_tokens
-    result.canonical_model = f_canonical_model
-    result.provider = f_provider
-    result.cost_basis = f_cost_basis
-    result.extra = f_extra
-    result._present = f_present
+        result.cost_basis = f_cost_basis
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MODEL_USAGE_KEYS)
     return result
 
 
@@ -8041,30 +7238,22 @@ def _decode_mcp_server_status(data: object) -> McpServerStatus:
         raise _field_error(f_name, "string", "name")
     if type(f_status) is not str:
         raise _field_error(f_status, "string", "status")
-    if len(obj) == 2:  # no optional key: every default
-        result = McpServerStatus.__new__(McpServerStatus)
-        result.name = f_name
-        result.status = f_status
-        result.source = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _MCP_SERVER_STATUS_OPTIONAL.intersection(obj)
-    if "source" in f_present:
-        f_source = obj["source"]
-        if type(f_source) is not str:
-            raise _field_error(f_source, "string", "source")
-    else:
-        f_source = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MCP_SERVER_STATUS_KEYS)
     result = McpServerStatus.__new__(McpServerStatus)
     result.name = f_name
     result.status = f_status
-    result.source = f_source
-    result.extra = f_extra
-    result._present = f_present
+    result.source = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _MCP_SERVER_STATUS_OPTIONAL.intersection(obj)
+    if "source" in present:
+        f_source = obj["source"]
+        if type(f_source) is not str:
+            raise _field_error(f_source, "string", "source")
+        result.source = f_source
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MCP_SERVER_STATUS_KEYS)
     return result
 
 
@@ -8082,38 +7271,28 @@ def _decode_plugin_info(data: object) -> PluginInfo:
         raise _field_error(f_name, "string", "name")
     if type(f_path) is not str:
         raise _field_error(f_path, "string", "path")
-    if len(obj) == 2:  # no optional key: every default
-        result = PluginInfo.__new__(PluginInfo)
-        result.name = f_name
-        result.path = f_path
-        result.source = None
-        result.version = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _PLUGIN_INFO_OPTIONAL.intersection(obj)
-    if "source" in f_present:
-        f_source = obj["source"]
-        if type(f_source) is not str:
-            raise _field_error(f_source, "string", "source")
-    else:
-        f_source = None
-    if "version" in f_present:
-        f_version = obj["version"]
-        if type(f_version) is not str:
-            raise _field_error(f_version, "string", "version")
-    else:
-        f_version = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _PLUGIN_INFO_KEYS)
     result = PluginInfo.__new__(PluginInfo)
     result.name = f_name
     result.path = f_path
-    result.source = f_source
-    result.version = f_version
-    result.extra = f_extra
-    result._present = f_present
+    result.source = None
+    result.version = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _PLUGIN_INFO_OPTIONAL.intersection(obj)
+    if "source" in present:
+        f_source = obj["source"]
+        if type(f_source) is not str:
+            raise _field_error(f_source, "string", "source")
+        result.source = f_source
+    if "version" in present:
+        f_version = obj["version"]
+        if type(f_version) is not str:
+            raise _field_error(f_version, "string", "version")
+        result.version = f_version
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _PLUGIN_INFO_KEYS)
     return result
 
 
@@ -8127,28 +7306,21 @@ def _decode_local_command_run(data: object) -> LocalCommandRun:
         f_command = obj.get("command", _ABSENT)
     if type(f_command) is not str:
         raise _field_error(f_command, "string", "command")
+    result = LocalCommandRun.__new__(LocalCommandRun)
+    result.command = f_command
+    result.args = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = LocalCommandRun.__new__(LocalCommandRun)
-        result.command = f_command
-        result.args = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _LOCAL_COMMAND_RUN_OPTIONAL.intersection(obj)
-    if "args" in f_present:
+    result._present = present = _LOCAL_COMMAND_RUN_OPTIONAL.intersection(obj)
+    if "args" in present:
         f_args = obj["args"]
         if type(f_args) is not str:
             raise _field_error(f_args, "string", "args")
-    else:
-        f_args = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
-    result = LocalCommandRun.__new__(LocalCommandRun)
-    result.command = f_command
-    result.args = f_args
-    result.extra = f_extra
-    result._present = f_present
+        result.args = f_args
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _LOCAL_COMMAND_RUN_KEYS)
     return result
 
 

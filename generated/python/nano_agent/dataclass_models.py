@@ -1557,29 +1557,27 @@ def _decode_usage(data: object) -> Usage:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    result = Usage.__new__(Usage)
+    result.input_tokens = 0
+    result.output_tokens = 0
+    result.cache_creation_input_tokens = 0
+    result.cache_read_input_tokens = 0
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = Usage.__new__(Usage)
-        result.input_tokens = 0
-        result.output_tokens = 0
-        result.cache_creation_input_tokens = 0
-        result.cache_read_input_tokens = 0
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _USAGE_OPTIONAL.intersection(obj)
-    if "input_tokens" in f_present:
+    result._present = present = _USAGE_OPTIONAL.intersection(obj)
+    if "input_tokens" in present:
         f_input_tokens = obj["input_tokens"]
         if type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND:
             raise _field_error(f_input_tokens, "integer", "input_tokens")
-    else:
-        f_input_tokens = 0
-    if "output_tokens" in f_present:
+        result.input_tokens = f_input_tokens
+    if "output_tokens" in present:
         f_output_tokens = obj["output_tokens"]
         if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
             raise _field_error(f_output_tokens, "integer", "output_tokens")
-    else:
-        f_output_tokens = 0
-    if "cache_creation_input_tokens" in f_present:
+        result.output_tokens = f_output_tokens
+    if "cache_creation_input_tokens" in present:
         f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
         if (
             type(f_cache_creation_input_tokens) is not int
@@ -1588,27 +1586,17 @@ def _decode_usage(data: object) -> Usage:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
-    else:
-        f_cache_creation_input_tokens = 0
-    if "cache_read_input_tokens" in f_present:
+        result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    if "cache_read_input_tokens" in present:
         f_cache_read_input_tokens = obj["cache_read_input_tokens"]
         if (
             type(f_cache_read_input_tokens) is not int
             or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-    else:
-        f_cache_read_input_tokens = 0
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USAGE_KEYS)
-    result = Usage.__new__(Usage)
-    result.input_tokens = f_input_tokens
-    result.output_tokens = f_output_tokens
-    result.cache_creation_input_tokens = f_cache_creation_input_tokens
-    result.cache_read_input_tokens = f_cache_read_input_tokens
-    result.extra = f_extra
-    result._present = f_present
+        result.cache_read_input_tokens = f_cache_read_input_tokens
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USAGE_KEYS)
     return result
 
 
@@ -1726,32 +1714,6 @@ def _decode_pending_edit(data: object) -> PendingEdit:
         type(f_created_at) is not float or f_created_at - f_created_at
     ):
         raise _field_error(f_created_at, "number", "created_at")
-    if len(obj) == 7:  # no optional key: every default
-        result = PendingEdit.__new__(PendingEdit)
-        result.file_path = f_file_path
-        result.old_string = f_old_string
-        result.new_string = f_new_string
-        result.match_line = f_match_line
-        result.context_before = f_context_before
-        result.context_after = f_context_after
-        result.created_at = f_created_at
-        result.replace_all = False
-        result.match_count = 1
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _PENDING_EDIT_OPTIONAL.intersection(obj)
-    if "replace_all" in f_present:
-        f_replace_all = obj["replace_all"]
-        if type(f_replace_all) is not bool:
-            raise _field_error(f_replace_all, "boolean", "replace_all")
-    else:
-        f_replace_all = False
-    if "match_count" in f_present:
-        f_match_count = obj["match_count"]
-        if type(f_match_count) is not int or not -_INT_BOUND < f_match_count < _INT_BOUND:
-            raise _field_error(f_match_count, "integer", "match_count")
-    else:
-        f_match_count = 1
     result = PendingEdit.__new__(PendingEdit)
     result.file_path = f_file_path
     result.old_string = f_old_string
@@ -1760,9 +1722,22 @@ def _decode_pending_edit(data: object) -> PendingEdit:
     result.context_before = f_context_before
     result.context_after = f_context_after
     result.created_at = f_created_at
-    result.replace_all = f_replace_all
-    result.match_count = f_match_count
-    result._present = f_present
+    result.replace_all = False
+    result.match_count = 1
+    result._present = frozenset()
+    if len(obj) == 7:  # no optional key: every default
+        return result
+    result._present = present = _PENDING_EDIT_OPTIONAL.intersection(obj)
+    if "replace_all" in present:
+        f_replace_all = obj["replace_all"]
+        if type(f_replace_all) is not bool:
+            raise _field_error(f_replace_all, "boolean", "replace_all")
+        result.replace_all = f_replace_all
+    if "match_count" in present:
+        f_match_count = obj["match_count"]
+        if type(f_match_count) is not int or not -_INT_BOUND < f_match_count < _INT_BOUND:
+            raise _field_error(f_match_count, "integer", "match_count")
+        result.match_count = f_match_count
     return result
 
 
@@ -1772,37 +1747,29 @@ def _decode_truncation_config(data: object) -> TruncationConfig:
     obj: dict[str, object] = data
     if not _TRUNCATION_CONFIG_KEYS.issuperset(obj):
         _forbid_unknown(obj, _TRUNCATION_CONFIG_KEYS)
+    result = TruncationConfig.__new__(TruncationConfig)
+    result.max_chars = 30000
+    result.max_lines = 1000
+    result.enabled = True
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = TruncationConfig.__new__(TruncationConfig)
-        result.max_chars = 30000
-        result.max_lines = 1000
-        result.enabled = True
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TRUNCATION_CONFIG_OPTIONAL.intersection(obj)
-    if "max_chars" in f_present:
+    result._present = present = _TRUNCATION_CONFIG_OPTIONAL.intersection(obj)
+    if "max_chars" in present:
         f_max_chars = obj["max_chars"]
         if type(f_max_chars) is not int or not -_INT_BOUND < f_max_chars < _INT_BOUND:
             raise _field_error(f_max_chars, "integer", "max_chars")
-    else:
-        f_max_chars = 30000
-    if "max_lines" in f_present:
+        result.max_chars = f_max_chars
+    if "max_lines" in present:
         f_max_lines = obj["max_lines"]
         if type(f_max_lines) is not int or not -_INT_BOUND < f_max_lines < _INT_BOUND:
             raise _field_error(f_max_lines, "integer", "max_lines")
-    else:
-        f_max_lines = 1000
-    if "enabled" in f_present:
+        result.max_lines = f_max_lines
+    if "enabled" in present:
         f_enabled = obj["enabled"]
         if type(f_enabled) is not bool:
             raise _field_error(f_enabled, "boolean", "enabled")
-    else:
-        f_enabled = True
-    result = TruncationConfig.__new__(TruncationConfig)
-    result.max_chars = f_max_chars
-    result.max_lines = f_max_lines
-    result.enabled = f_enabled
-    result._present = f_present
+        result.enabled = f_enabled
     return result
 
 
@@ -1871,18 +1838,18 @@ def _decode_python_script(data: object) -> PythonScript:
         type(f_created_at) is not float or f_created_at - f_created_at
     ):
         raise _field_error(f_created_at, "number", "created_at")
+    result = PythonScript.__new__(PythonScript)
+    result.file_id = f_file_id
+    result.file_path = f_file_path
+    result.content = f_content
+    result.created_at = f_created_at
+    result.last_run_at = None
+    result.run_count = 0
+    result._present = frozenset()
     if len(obj) == 4:  # no optional key: every default
-        result = PythonScript.__new__(PythonScript)
-        result.file_id = f_file_id
-        result.file_path = f_file_path
-        result.content = f_content
-        result.created_at = f_created_at
-        result.last_run_at = None
-        result.run_count = 0
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _PYTHON_SCRIPT_OPTIONAL.intersection(obj)
-    if "last_run_at" in f_present:
+    result._present = present = _PYTHON_SCRIPT_OPTIONAL.intersection(obj)
+    if "last_run_at" in present:
         f_last_run_at = obj["last_run_at"]
         if (
             f_last_run_at is not None
@@ -1890,22 +1857,12 @@ def _decode_python_script(data: object) -> PythonScript:
             and (type(f_last_run_at) is not float or f_last_run_at - f_last_run_at)
         ):
             raise _field_error(f_last_run_at, "number", "last_run_at")
-    else:
-        f_last_run_at = None
-    if "run_count" in f_present:
+        result.last_run_at = f_last_run_at
+    if "run_count" in present:
         f_run_count = obj["run_count"]
         if type(f_run_count) is not int or not -_INT_BOUND < f_run_count < _INT_BOUND:
             raise _field_error(f_run_count, "integer", "run_count")
-    else:
-        f_run_count = 0
-    result = PythonScript.__new__(PythonScript)
-    result.file_id = f_file_id
-    result.file_path = f_file_path
-    result.content = f_content
-    result.created_at = f_created_at
-    result.last_run_at = f_last_run_at
-    result.run_count = f_run_count
-    result._present = f_present
+        result.run_count = f_run_count
     return result
 
 

@@ -4894,42 +4894,28 @@ def _decode_text_block_param(data: object) -> TextBlockParam:
         f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
-    if len(obj) == 2:  # no optional key: every default
-        result = TextBlockParam.__new__(TextBlockParam)
-        result.type = "text"
-        result.text = f_text
-        result.citations = None
-        result.cache_control = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TEXT_BLOCK_PARAM_OPTIONAL.intersection(obj)
-    if "citations" in f_present:
-        try:
-            f_citations: list[TextCitation] | None = _d_opt_list_text_citation(obj["citations"])
-        except DecodeError as error:
-            raise error.at(_segment("citations")) from None
-    else:
-        f_citations = None
-    if "cache_control" in f_present:
-        try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
     result = TextBlockParam.__new__(TextBlockParam)
     result.type = "text"
     result.text = f_text
-    result.citations = f_citations
-    result.cache_control = f_cache_control
-    result.extra = f_extra
-    result._present = f_present
+    result.citations = None
+    result.cache_control = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TEXT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "citations" in present:
+        try:
+            result.citations = _d_opt_list_text_citation(obj["citations"])
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    if "cache_control" in present:
+        try:
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_BLOCK_PARAM_KEYS)
     return result
 
 
@@ -4949,33 +4935,22 @@ def _decode_image_block_param(data: object) -> ImageBlockParam:
         f_source = _decode_image_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = ImageBlockParam.__new__(ImageBlockParam)
-        result.type = "image"
-        result.source = f_source
-        result.cache_control = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _IMAGE_BLOCK_PARAM_OPTIONAL.intersection(obj)
-    if "cache_control" in f_present:
-        try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
     result = ImageBlockParam.__new__(ImageBlockParam)
     result.type = "image"
     result.source = f_source
-    result.cache_control = f_cache_control
-    result.extra = f_extra
-    result._present = f_present
+    result.cache_control = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _IMAGE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "cache_control" in present:
+        try:
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _IMAGE_BLOCK_PARAM_KEYS)
     return result
 
 
@@ -5003,37 +4978,24 @@ def _decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = ToolUseBlockParam.__new__(ToolUseBlockParam)
-        result.type = "tool_use"
-        result.id = f_id
-        result.name = f_name
-        result.input = f_input
-        result.cache_control = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_USE_BLOCK_PARAM_OPTIONAL.intersection(obj)
-    if "cache_control" in f_present:
-        try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
     result = ToolUseBlockParam.__new__(ToolUseBlockParam)
     result.type = "tool_use"
     result.id = f_id
     result.name = f_name
     result.input = f_input
-    result.cache_control = f_cache_control
-    result.extra = f_extra
-    result._present = f_present
+    result.cache_control = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_USE_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "cache_control" in present:
+        try:
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_USE_BLOCK_PARAM_KEYS)
     return result
 
 
@@ -5049,52 +5011,34 @@ def _decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
         f_tool_use_id = obj.get("tool_use_id", _ABSENT)
     if type(f_tool_use_id) is not str:
         raise _field_error(f_tool_use_id, "string", "tool_use_id")
-    if len(obj) == 2:  # no optional key: every default
-        result = ToolResultBlockParam.__new__(ToolResultBlockParam)
-        result.type = "tool_result"
-        result.tool_use_id = f_tool_use_id
-        result.content = None
-        result.is_error = None
-        result.cache_control = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_RESULT_BLOCK_PARAM_OPTIONAL.intersection(obj)
-    if "content" in f_present:
-        try:
-            f_content: str | list[ToolResultBlockContent] | None = (
-                _d_union_str_or_list_tool_result_block_content(obj["content"])
-            )
-        except DecodeError as error:
-            raise error.at(_segment("content")) from None
-    else:
-        f_content = None
-    if "is_error" in f_present:
-        f_is_error = obj["is_error"]
-        if type(f_is_error) is not bool:
-            raise _field_error(f_is_error, "boolean", "is_error")
-    else:
-        f_is_error = None
-    if "cache_control" in f_present:
-        try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
     result = ToolResultBlockParam.__new__(ToolResultBlockParam)
     result.type = "tool_result"
     result.tool_use_id = f_tool_use_id
-    result.content = f_content
-    result.is_error = f_is_error
-    result.cache_control = f_cache_control
-    result.extra = f_extra
-    result._present = f_present
+    result.content = None
+    result.is_error = None
+    result.cache_control = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_RESULT_BLOCK_PARAM_OPTIONAL.intersection(obj)
+    if "content" in present:
+        try:
+            result.content = _d_union_str_or_list_tool_result_block_content(obj["content"])
+        except DecodeError as error:
+            raise error.at(_segment("content")) from None
+    if "is_error" in present:
+        f_is_error = obj["is_error"]
+        if type(f_is_error) is not bool:
+            raise _field_error(f_is_error, "boolean", "is_error")
+        result.is_error = f_is_error
+    if "cache_control" in present:
+        try:
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_RESULT_BLOCK_PARAM_KEYS)
     return result
 
 
@@ -5110,34 +5054,25 @@ def _decode_document(data: object) -> Document:
         f_id = obj.get("id", _ABSENT)
     if type(f_id) is not str:
         raise _field_error(f_id, "string", "id")
+    result = Document.__new__(Document)
+    result.type = "document"
+    result.id = f_id
+    result.citations = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = Document.__new__(Document)
-        result.type = "document"
-        result.id = f_id
-        result.citations = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _DOCUMENT_OPTIONAL.intersection(obj)
-    if "citations" in f_present:
+    result._present = present = _DOCUMENT_OPTIONAL.intersection(obj)
+    if "citations" in present:
         v_citations = obj["citations"]
         if type(v_citations) is not list:
             raise _field_error(v_citations, "array", "citations")
         try:
-            f_citations: list[Citation] | None = [_decode_citation(item) for item in v_citations]
+            result.citations = [_decode_citation(item) for item in v_citations]
         except DecodeError:
             raise _item_error(v_citations, _decode_citation, "citations") from None
-    else:
-        f_citations = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _DOCUMENT_KEYS)
-    result = Document.__new__(Document)
-    result.type = "document"
-    result.id = f_id
-    result.citations = f_citations
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _DOCUMENT_KEYS)
     return result
 
 
@@ -5220,46 +5155,30 @@ def _decode_server_tool_use_block(data: object) -> ServerToolUseBlock:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = ServerToolUseBlock.__new__(ServerToolUseBlock)
-        result.type = "server_tool_use"
-        result.id = f_id
-        result.name = f_name
-        result.input = f_input
-        result.caller = None
-        result.cache_control = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _SERVER_TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
-    if "caller" in f_present:
-        try:
-            f_caller: Caller | None = _decode_caller(obj["caller"])
-        except DecodeError as error:
-            raise error.at(_segment("caller")) from None
-    else:
-        f_caller = None
-    if "cache_control" in f_present:
-        try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
     result = ServerToolUseBlock.__new__(ServerToolUseBlock)
     result.type = "server_tool_use"
     result.id = f_id
     result.name = f_name
     result.input = f_input
-    result.caller = f_caller
-    result.cache_control = f_cache_control
-    result.extra = f_extra
-    result._present = f_present
+    result.caller = None
+    result.cache_control = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _SERVER_TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in present:
+        try:
+            result.caller = _decode_caller(obj["caller"])
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    if "cache_control" in present:
+        try:
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SERVER_TOOL_USE_BLOCK_KEYS)
     return result
 
 
@@ -5283,44 +5202,29 @@ def _decode_web_search_tool_result_block(data: object) -> WebSearchToolResultBlo
         f_content = _d_union_web_search_tool_result_error_or_list_web_search_result_block(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
-    if len(obj) == 3:  # no optional key: every default
-        result = WebSearchToolResultBlock.__new__(WebSearchToolResultBlock)
-        result.type = "web_search_tool_result"
-        result.tool_use_id = f_tool_use_id
-        result.content = f_content
-        result.caller = None
-        result.cache_control = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _WEB_SEARCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
-    if "caller" in f_present:
-        try:
-            f_caller: Caller | None = _decode_caller(obj["caller"])
-        except DecodeError as error:
-            raise error.at(_segment("caller")) from None
-    else:
-        f_caller = None
-    if "cache_control" in f_present:
-        try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
     result = WebSearchToolResultBlock.__new__(WebSearchToolResultBlock)
     result.type = "web_search_tool_result"
     result.tool_use_id = f_tool_use_id
     result.content = f_content
-    result.caller = f_caller
-    result.cache_control = f_cache_control
-    result.extra = f_extra
-    result._present = f_present
+    result.caller = None
+    result.cache_control = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _WEB_SEARCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in present:
+        try:
+            result.caller = _decode_caller(obj["caller"])
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    if "cache_control" in present:
+        try:
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
+        except DecodeError as error:
+            raise error.at(_segment("cache_control")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_SEARCH_TOOL_RESULT_BLOCK_KEYS)
     return result
 
 
@@ -5357,28 +5261,21 @@ def _decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
     obj: dict[str, object] = data
     if obj.get("type") != "ephemeral":
         _tag(obj, "type", "ephemeral")
+    result = CacheControlEphemeral.__new__(CacheControlEphemeral)
+    result.type = "ephemeral"
+    result.ttl = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = CacheControlEphemeral.__new__(CacheControlEphemeral)
-        result.type = "ephemeral"
-        result.ttl = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CACHE_CONTROL_EPHEMERAL_OPTIONAL.intersection(obj)
-    if "ttl" in f_present:
+    result._present = present = _CACHE_CONTROL_EPHEMERAL_OPTIONAL.intersection(obj)
+    if "ttl" in present:
         f_ttl = obj["ttl"]
         if type(f_ttl) is not str:
             raise _field_error(f_ttl, "string", "ttl")
-    else:
-        f_ttl = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
-    result = CacheControlEphemeral.__new__(CacheControlEphemeral)
-    result.type = "ephemeral"
-    result.ttl = f_ttl
-    result.extra = f_extra
-    result._present = f_present
+        result.ttl = f_ttl
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CACHE_CONTROL_EPHEMERAL_KEYS)
     return result
 
 
@@ -5490,44 +5387,31 @@ def _decode_citation_char_location(data: object) -> CitationCharLocation:
         raise _field_error(f_start_char_index, "integer", "start_char_index")
     if type(f_end_char_index) is not int or not -_INT_BOUND < f_end_char_index < _INT_BOUND:
         raise _field_error(f_end_char_index, "integer", "end_char_index")
-    if len(obj) == 5:  # no optional key: every default
-        result = CitationCharLocation.__new__(CitationCharLocation)
-        result.type = "char_location"
-        result.cited_text = f_cited_text
-        result.document_index = f_document_index
-        result.start_char_index = f_start_char_index
-        result.end_char_index = f_end_char_index
-        result.document_title = None
-        result.file_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CITATION_CHAR_LOCATION_OPTIONAL.intersection(obj)
-    if "document_title" in f_present:
-        f_document_title = obj["document_title"]
-        if f_document_title is not None and type(f_document_title) is not str:
-            raise _field_error(f_document_title, "string", "document_title")
-    else:
-        f_document_title = None
-    if "file_id" in f_present:
-        f_file_id = obj["file_id"]
-        if f_file_id is not None and type(f_file_id) is not str:
-            raise _field_error(f_file_id, "string", "file_id")
-    else:
-        f_file_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
     result = CitationCharLocation.__new__(CitationCharLocation)
     result.type = "char_location"
     result.cited_text = f_cited_text
     result.document_index = f_document_index
     result.start_char_index = f_start_char_index
     result.end_char_index = f_end_char_index
-    result.document_title = f_document_title
-    result.file_id = f_file_id
-    result.extra = f_extra
-    result._present = f_present
+    result.document_title = None
+    result.file_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _CITATION_CHAR_LOCATION_OPTIONAL.intersection(obj)
+    if "document_title" in present:
+        f_document_title = obj["document_title"]
+        if f_document_title is not None and type(f_document_title) is not str:
+            raise _field_error(f_document_title, "string", "document_title")
+        result.document_title = f_document_title
+    if "file_id" in present:
+        f_file_id = obj["file_id"]
+        if f_file_id is not None and type(f_file_id) is not str:
+            raise _field_error(f_file_id, "string", "file_id")
+        result.file_id = f_file_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CITATION_CHAR_LOCATION_KEYS)
     return result
 
 
@@ -5555,44 +5439,31 @@ def _decode_citation_page_location(data: object) -> CitationPageLocation:
         raise _field_error(f_start_page_number, "integer", "start_page_number")
     if type(f_end_page_number) is not int or not -_INT_BOUND < f_end_page_number < _INT_BOUND:
         raise _field_error(f_end_page_number, "integer", "end_page_number")
-    if len(obj) == 5:  # no optional key: every default
-        result = CitationPageLocation.__new__(CitationPageLocation)
-        result.type = "page_location"
-        result.cited_text = f_cited_text
-        result.document_index = f_document_index
-        result.start_page_number = f_start_page_number
-        result.end_page_number = f_end_page_number
-        result.document_title = None
-        result.file_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CITATION_PAGE_LOCATION_OPTIONAL.intersection(obj)
-    if "document_title" in f_present:
-        f_document_title = obj["document_title"]
-        if f_document_title is not None and type(f_document_title) is not str:
-            raise _field_error(f_document_title, "string", "document_title")
-    else:
-        f_document_title = None
-    if "file_id" in f_present:
-        f_file_id = obj["file_id"]
-        if f_file_id is not None and type(f_file_id) is not str:
-            raise _field_error(f_file_id, "string", "file_id")
-    else:
-        f_file_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
     result = CitationPageLocation.__new__(CitationPageLocation)
     result.type = "page_location"
     result.cited_text = f_cited_text
     result.document_index = f_document_index
     result.start_page_number = f_start_page_number
     result.end_page_number = f_end_page_number
-    result.document_title = f_document_title
-    result.file_id = f_file_id
-    result.extra = f_extra
-    result._present = f_present
+    result.document_title = None
+    result.file_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _CITATION_PAGE_LOCATION_OPTIONAL.intersection(obj)
+    if "document_title" in present:
+        f_document_title = obj["document_title"]
+        if f_document_title is not None and type(f_document_title) is not str:
+            raise _field_error(f_document_title, "string", "document_title")
+        result.document_title = f_document_title
+    if "file_id" in present:
+        f_file_id = obj["file_id"]
+        if f_file_id is not None and type(f_file_id) is not str:
+            raise _field_error(f_file_id, "string", "file_id")
+        result.file_id = f_file_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CITATION_PAGE_LOCATION_KEYS)
     return result
 
 
@@ -5620,44 +5491,31 @@ def _decode_citation_content_block_location(data: object) -> CitationContentBloc
         raise _field_error(f_start_block_index, "integer", "start_block_index")
     if type(f_end_block_index) is not int or not -_INT_BOUND < f_end_block_index < _INT_BOUND:
         raise _field_error(f_end_block_index, "integer", "end_block_index")
-    if len(obj) == 5:  # no optional key: every default
-        result = CitationContentBlockLocation.__new__(CitationContentBlockLocation)
-        result.type = "content_block_location"
-        result.cited_text = f_cited_text
-        result.document_index = f_document_index
-        result.start_block_index = f_start_block_index
-        result.end_block_index = f_end_block_index
-        result.document_title = None
-        result.file_id = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CITATION_CONTENT_BLOCK_LOCATION_OPTIONAL.intersection(obj)
-    if "document_title" in f_present:
-        f_document_title = obj["document_title"]
-        if f_document_title is not None and type(f_document_title) is not str:
-            raise _field_error(f_document_title, "string", "document_title")
-    else:
-        f_document_title = None
-    if "file_id" in f_present:
-        f_file_id = obj["file_id"]
-        if f_file_id is not None and type(f_file_id) is not str:
-            raise _field_error(f_file_id, "string", "file_id")
-    else:
-        f_file_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 5 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
     result = CitationContentBlockLocation.__new__(CitationContentBlockLocation)
     result.type = "content_block_location"
     result.cited_text = f_cited_text
     result.document_index = f_document_index
     result.start_block_index = f_start_block_index
     result.end_block_index = f_end_block_index
-    result.document_title = f_document_title
-    result.file_id = f_file_id
-    result.extra = f_extra
-    result._present = f_present
+    result.document_title = None
+    result.file_id = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 5:  # no optional key: every default
+        return result
+    result._present = present = _CITATION_CONTENT_BLOCK_LOCATION_OPTIONAL.intersection(obj)
+    if "document_title" in present:
+        f_document_title = obj["document_title"]
+        if f_document_title is not None and type(f_document_title) is not str:
+            raise _field_error(f_document_title, "string", "document_title")
+        result.document_title = f_document_title
+    if "file_id" in present:
+        f_file_id = obj["file_id"]
+        if f_file_id is not None and type(f_file_id) is not str:
+            raise _field_error(f_file_id, "string", "file_id")
+        result.file_id = f_file_id
+    if len(obj) != 5 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CITATION_CONTENT_BLOCK_LOCATION_KEYS)
     return result
 
 
@@ -5681,34 +5539,24 @@ def _decode_citations_web_search_result_location(data: object) -> CitationsWebSe
         raise _field_error(f_encrypted_index, "string", "encrypted_index")
     if type(f_url) is not str:
         raise _field_error(f_url, "string", "url")
-    if len(obj) == 4:  # no optional key: every default
-        result = CitationsWebSearchResultLocation.__new__(CitationsWebSearchResultLocation)
-        result.type = "web_search_result_location"
-        result.cited_text = f_cited_text
-        result.encrypted_index = f_encrypted_index
-        result.url = f_url
-        result.title = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CITATIONS_WEB_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
-    if "title" in f_present:
-        f_title = obj["title"]
-        if f_title is not None and type(f_title) is not str:
-            raise _field_error(f_title, "string", "title")
-    else:
-        f_title = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
     result = CitationsWebSearchResultLocation.__new__(CitationsWebSearchResultLocation)
     result.type = "web_search_result_location"
     result.cited_text = f_cited_text
     result.encrypted_index = f_encrypted_index
     result.url = f_url
-    result.title = f_title
-    result.extra = f_extra
-    result._present = f_present
+    result.title = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _CITATIONS_WEB_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
+    if "title" in present:
+        f_title = obj["title"]
+        if f_title is not None and type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
+        result.title = f_title
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CITATIONS_WEB_SEARCH_RESULT_LOCATION_KEYS)
     return result
 
 
@@ -5743,28 +5591,6 @@ def _decode_citations_search_result_location(data: object) -> CitationsSearchRes
         raise _field_error(f_start_block_index, "integer", "start_block_index")
     if type(f_end_block_index) is not int or not -_INT_BOUND < f_end_block_index < _INT_BOUND:
         raise _field_error(f_end_block_index, "integer", "end_block_index")
-    if len(obj) == 6:  # no optional key: every default
-        result = CitationsSearchResultLocation.__new__(CitationsSearchResultLocation)
-        result.type = "search_result_location"
-        result.cited_text = f_cited_text
-        result.search_result_index = f_search_result_index
-        result.source = f_source
-        result.start_block_index = f_start_block_index
-        result.end_block_index = f_end_block_index
-        result.title = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _CITATIONS_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
-    if "title" in f_present:
-        f_title = obj["title"]
-        if f_title is not None and type(f_title) is not str:
-            raise _field_error(f_title, "string", "title")
-    else:
-        f_title = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 6 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
     result = CitationsSearchResultLocation.__new__(CitationsSearchResultLocation)
     result.type = "search_result_location"
     result.cited_text = f_cited_text
@@ -5772,9 +5598,19 @@ def _decode_citations_search_result_location(data: object) -> CitationsSearchRes
     result.source = f_source
     result.start_block_index = f_start_block_index
     result.end_block_index = f_end_block_index
-    result.title = f_title
-    result.extra = f_extra
-    result._present = f_present
+    result.title = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 6:  # no optional key: every default
+        return result
+    result._present = present = _CITATIONS_SEARCH_RESULT_LOCATION_OPTIONAL.intersection(obj)
+    if "title" in present:
+        f_title = obj["title"]
+        if f_title is not None and type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
+        result.title = f_title
+    if len(obj) != 6 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CITATIONS_SEARCH_RESULT_LOCATION_KEYS)
     return result
 
 
@@ -5815,31 +5651,22 @@ def _decode_text_block(data: object) -> TextBlock:
         f_text = obj.get("text", _ABSENT)
     if type(f_text) is not str:
         raise _field_error(f_text, "string", "text")
-    if len(obj) == 2:  # no optional key: every default
-        result = TextBlock.__new__(TextBlock)
-        result.type = "text"
-        result.text = f_text
-        result.citations = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TEXT_BLOCK_OPTIONAL.intersection(obj)
-    if "citations" in f_present:
-        try:
-            f_citations: list[TextCitation] | None = _d_opt_list_text_citation(obj["citations"])
-        except DecodeError as error:
-            raise error.at(_segment("citations")) from None
-    else:
-        f_citations = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_BLOCK_KEYS)
     result = TextBlock.__new__(TextBlock)
     result.type = "text"
     result.text = f_text
-    result.citations = f_citations
-    result.extra = f_extra
-    result._present = f_present
+    result.citations = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TEXT_BLOCK_OPTIONAL.intersection(obj)
+    if "citations" in present:
+        try:
+            result.citations = _d_opt_list_text_citation(obj["citations"])
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_BLOCK_KEYS)
     return result
 
 
@@ -5867,35 +5694,24 @@ def _decode_tool_use_block(data: object) -> ToolUseBlock:
         f_input = _json_object(v_input)
     except DecodeError as error:
         raise error.at(_segment("input")) from None
-    if len(obj) == 4:  # no optional key: every default
-        result = ToolUseBlock.__new__(ToolUseBlock)
-        result.type = "tool_use"
-        result.id = f_id
-        result.name = f_name
-        result.input = f_input
-        result.caller = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
-    if "caller" in f_present:
-        try:
-            f_caller: Caller | None = _decode_caller(obj["caller"])
-        except DecodeError as error:
-            raise error.at(_segment("caller")) from None
-    else:
-        f_caller = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     result = ToolUseBlock.__new__(ToolUseBlock)
     result.type = "tool_use"
     result.id = f_id
     result.name = f_name
     result.input = f_input
-    result.caller = f_caller
-    result.extra = f_extra
-    result._present = f_present
+    result.caller = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_USE_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in present:
+        try:
+            result.caller = _decode_caller(obj["caller"])
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_USE_BLOCK_KEYS)
     return result
 
 
@@ -5981,34 +5797,24 @@ def _decode_web_search_result_block(data: object) -> WebSearchResultBlock:
         raise _field_error(f_title, "string", "title")
     if type(f_url) is not str:
         raise _field_error(f_url, "string", "url")
-    if len(obj) == 4:  # no optional key: every default
-        result = WebSearchResultBlock.__new__(WebSearchResultBlock)
-        result.type = "web_search_result"
-        result.encrypted_content = f_encrypted_content
-        result.title = f_title
-        result.url = f_url
-        result.page_age = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _WEB_SEARCH_RESULT_BLOCK_OPTIONAL.intersection(obj)
-    if "page_age" in f_present:
-        f_page_age = obj["page_age"]
-        if f_page_age is not None and type(f_page_age) is not str:
-            raise _field_error(f_page_age, "string", "page_age")
-    else:
-        f_page_age = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 4 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
     result = WebSearchResultBlock.__new__(WebSearchResultBlock)
     result.type = "web_search_result"
     result.encrypted_content = f_encrypted_content
     result.title = f_title
     result.url = f_url
-    result.page_age = f_page_age
-    result.extra = f_extra
-    result._present = f_present
+    result.page_age = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 4:  # no optional key: every default
+        return result
+    result._present = present = _WEB_SEARCH_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "page_age" in present:
+        f_page_age = obj["page_age"]
+        if f_page_age is not None and type(f_page_age) is not str:
+            raise _field_error(f_page_age, "string", "page_age")
+        result.page_age = f_page_age
+    if len(obj) != 4 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_SEARCH_RESULT_BLOCK_KEYS)
     return result
 
 
@@ -6016,26 +5822,20 @@ def _decode_citations_config(data: object) -> CitationsConfig:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    result = CitationsConfig.__new__(CitationsConfig)
+    result.enabled = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = CitationsConfig.__new__(CitationsConfig)
-        result.enabled = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CITATIONS_CONFIG_OPTIONAL.intersection(obj)
-    if "enabled" in f_present:
+    result._present = present = _CITATIONS_CONFIG_OPTIONAL.intersection(obj)
+    if "enabled" in present:
         f_enabled = obj["enabled"]
         if type(f_enabled) is not bool:
             raise _field_error(f_enabled, "boolean", "enabled")
-    else:
-        f_enabled = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CITATIONS_CONFIG_KEYS)
-    result = CitationsConfig.__new__(CitationsConfig)
-    result.enabled = f_enabled
-    result.extra = f_extra
-    result._present = f_present
+        result.enabled = f_enabled
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CITATIONS_CONFIG_KEYS)
     return result
 
 
@@ -6107,39 +5907,28 @@ def _decode_document_block(data: object) -> DocumentBlock:
         f_source = _decode_document_source(v_source)
     except DecodeError as error:
         raise error.at(_segment("source")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = DocumentBlock.__new__(DocumentBlock)
-        result.type = "document"
-        result.source = f_source
-        result.title = None
-        result.citations = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _DOCUMENT_BLOCK_OPTIONAL.intersection(obj)
-    if "title" in f_present:
-        f_title = obj["title"]
-        if f_title is not None and type(f_title) is not str:
-            raise _field_error(f_title, "string", "title")
-    else:
-        f_title = None
-    if "citations" in f_present:
-        try:
-            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
-        except DecodeError as error:
-            raise error.at(_segment("citations")) from None
-    else:
-        f_citations = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _DOCUMENT_BLOCK_KEYS)
     result = DocumentBlock.__new__(DocumentBlock)
     result.type = "document"
     result.source = f_source
-    result.title = f_title
-    result.citations = f_citations
-    result.extra = f_extra
-    result._present = f_present
+    result.title = None
+    result.citations = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _DOCUMENT_BLOCK_OPTIONAL.intersection(obj)
+    if "title" in present:
+        f_title = obj["title"]
+        if f_title is not None and type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
+        result.title = f_title
+    if "citations" in present:
+        try:
+            result.citations = _d_opt_citations_config(obj["citations"])
+        except DecodeError as error:
+            raise error.at(_segment("citations")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _DOCUMENT_BLOCK_KEYS)
     return result
 
 
@@ -6163,32 +5952,23 @@ def _decode_web_fetch_block(data: object) -> WebFetchBlock:
         f_content = _decode_document_block(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
-    if len(obj) == 3:  # no optional key: every default
-        result = WebFetchBlock.__new__(WebFetchBlock)
-        result.type = "web_fetch_result"
-        result.url = f_url
-        result.content = f_content
-        result.retrieved_at = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _WEB_FETCH_BLOCK_OPTIONAL.intersection(obj)
-    if "retrieved_at" in f_present:
-        f_retrieved_at = obj["retrieved_at"]
-        if f_retrieved_at is not None and type(f_retrieved_at) is not str:
-            raise _field_error(f_retrieved_at, "string", "retrieved_at")
-    else:
-        f_retrieved_at = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
     result = WebFetchBlock.__new__(WebFetchBlock)
     result.type = "web_fetch_result"
     result.url = f_url
     result.content = f_content
-    result.retrieved_at = f_retrieved_at
-    result.extra = f_extra
-    result._present = f_present
+    result.retrieved_at = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _WEB_FETCH_BLOCK_OPTIONAL.intersection(obj)
+    if "retrieved_at" in present:
+        f_retrieved_at = obj["retrieved_at"]
+        if f_retrieved_at is not None and type(f_retrieved_at) is not str:
+            raise _field_error(f_retrieved_at, "string", "retrieved_at")
+        result.retrieved_at = f_retrieved_at
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_FETCH_BLOCK_KEYS)
     return result
 
 
@@ -6239,33 +6019,23 @@ def _decode_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock
         f_content = _decode_web_fetch_tool_result_content(v_content)
     except DecodeError as error:
         raise error.at(_segment("content")) from None
-    if len(obj) == 3:  # no optional key: every default
-        result = WebFetchToolResultBlock.__new__(WebFetchToolResultBlock)
-        result.type = "web_fetch_tool_result"
-        result.tool_use_id = f_tool_use_id
-        result.content = f_content
-        result.caller = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _WEB_FETCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
-    if "caller" in f_present:
-        try:
-            f_caller: Caller | None = _decode_caller(obj["caller"])
-        except DecodeError as error:
-            raise error.at(_segment("caller")) from None
-    else:
-        f_caller = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
     result = WebFetchToolResultBlock.__new__(WebFetchToolResultBlock)
     result.type = "web_fetch_tool_result"
     result.tool_use_id = f_tool_use_id
     result.content = f_content
-    result.caller = f_caller
-    result.extra = f_extra
-    result._present = f_present
+    result.caller = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _WEB_FETCH_TOOL_RESULT_BLOCK_OPTIONAL.intersection(obj)
+    if "caller" in present:
+        try:
+            result.caller = _decode_caller(obj["caller"])
+        except DecodeError as error:
+            raise error.at(_segment("caller")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_FETCH_TOOL_RESULT_BLOCK_KEYS)
     return result
 
 
@@ -6585,34 +6355,24 @@ def _decode_text_editor_code_execution_tool_result_error(
         f_error_code = _decode_text_editor_code_execution_tool_result_error_code(v_error_code)
     except DecodeError as error:
         raise error.at(_segment("error_code")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = TextEditorCodeExecutionToolResultError.__new__(
-            TextEditorCodeExecutionToolResultError
-        )
-        result.type = "text_editor_code_execution_tool_result_error"
-        result.error_code = f_error_code
-        result.error_message = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_OPTIONAL.intersection(
-        obj
-    )
-    if "error_message" in f_present:
-        f_error_message = obj["error_message"]
-        if f_error_message is not None and type(f_error_message) is not str:
-            raise _field_error(f_error_message, "string", "error_message")
-    else:
-        f_error_message = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
     result = TextEditorCodeExecutionToolResultError.__new__(TextEditorCodeExecutionToolResultError)
     result.type = "text_editor_code_execution_tool_result_error"
     result.error_code = f_error_code
-    result.error_message = f_error_message
-    result.extra = f_extra
-    result._present = f_present
+    result.error_message = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_OPTIONAL.intersection(
+        obj
+    )
+    if "error_message" in present:
+        f_error_message = obj["error_message"]
+        if f_error_message is not None and type(f_error_message) is not str:
+            raise _field_error(f_error_message, "string", "error_message")
+        result.error_message = f_error_message
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_TOOL_RESULT_ERROR_KEYS)
     return result
 
 
@@ -6638,58 +6398,43 @@ def _decode_text_editor_code_execution_view_result_block(
         f_file_type = _decode_text_editor_file_type(v_file_type)
     except DecodeError as error:
         raise error.at(_segment("file_type")) from None
+    result = TextEditorCodeExecutionViewResultBlock.__new__(TextEditorCodeExecutionViewResultBlock)
+    result.type = "text_editor_code_execution_view_result"
+    result.content = f_content
+    result.file_type = f_file_type
+    result.num_lines = None
+    result.start_line = None
+    result.total_lines = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 3:  # no optional key: every default
-        result = TextEditorCodeExecutionViewResultBlock.__new__(
-            TextEditorCodeExecutionViewResultBlock
-        )
-        result.type = "text_editor_code_execution_view_result"
-        result.content = f_content
-        result.file_type = f_file_type
-        result.num_lines = None
-        result.start_line = None
-        result.total_lines = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_OPTIONAL.intersection(
+    result._present = present = _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_OPTIONAL.intersection(
         obj
     )
-    if "num_lines" in f_present:
+    if "num_lines" in present:
         f_num_lines = obj["num_lines"]
         if f_num_lines is not None and (
             type(f_num_lines) is not int or not -_INT_BOUND < f_num_lines < _INT_BOUND
         ):
             raise _field_error(f_num_lines, "integer", "num_lines")
-    else:
-        f_num_lines = None
-    if "start_line" in f_present:
+        result.num_lines = f_num_lines
+    if "start_line" in present:
         f_start_line = obj["start_line"]
         if f_start_line is not None and (
             type(f_start_line) is not int or not -_INT_BOUND < f_start_line < _INT_BOUND
         ):
             raise _field_error(f_start_line, "integer", "start_line")
-    else:
-        f_start_line = None
-    if "total_lines" in f_present:
+        result.start_line = f_start_line
+    if "total_lines" in present:
         f_total_lines = obj["total_lines"]
         if f_total_lines is not None and (
             type(f_total_lines) is not int or not -_INT_BOUND < f_total_lines < _INT_BOUND
         ):
             raise _field_error(f_total_lines, "integer", "total_lines")
-    else:
-        f_total_lines = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
-    result = TextEditorCodeExecutionViewResultBlock.__new__(TextEditorCodeExecutionViewResultBlock)
-    result.type = "text_editor_code_execution_view_result"
-    result.content = f_content
-    result.file_type = f_file_type
-    result.num_lines = f_num_lines
-    result.start_line = f_start_line
-    result.total_lines = f_total_lines
-    result.extra = f_extra
-    result._present = f_present
+        result.total_lines = f_total_lines
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_VIEW_RESULT_BLOCK_KEYS)
     return result
 
 
@@ -6728,75 +6473,57 @@ def _decode_text_editor_code_execution_str_replace_result_block(
     obj: dict[str, object] = data
     if obj.get("type") != "text_editor_code_execution_str_replace_result":
         _tag(obj, "type", "text_editor_code_execution_str_replace_result")
+    result = TextEditorCodeExecutionStrReplaceResultBlock.__new__(
+        TextEditorCodeExecutionStrReplaceResultBlock
+    )
+    result.type = "text_editor_code_execution_str_replace_result"
+    result.lines = None
+    result.new_lines = None
+    result.new_start = None
+    result.old_lines = None
+    result.old_start = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = TextEditorCodeExecutionStrReplaceResultBlock.__new__(
-            TextEditorCodeExecutionStrReplaceResultBlock
-        )
-        result.type = "text_editor_code_execution_str_replace_result"
-        result.lines = None
-        result.new_lines = None
-        result.new_start = None
-        result.old_lines = None
-        result.old_start = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = (
+    result._present = present = (
         _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_OPTIONAL.intersection(obj)
     )
-    if "lines" in f_present:
+    if "lines" in present:
         try:
-            f_lines: list[str] | None = _d_opt_list_str(obj["lines"])
+            result.lines = _d_opt_list_str(obj["lines"])
         except DecodeError as error:
             raise error.at(_segment("lines")) from None
-    else:
-        f_lines = None
-    if "new_lines" in f_present:
+    if "new_lines" in present:
         f_new_lines = obj["new_lines"]
         if f_new_lines is not None and (
             type(f_new_lines) is not int or not -_INT_BOUND < f_new_lines < _INT_BOUND
         ):
             raise _field_error(f_new_lines, "integer", "new_lines")
-    else:
-        f_new_lines = None
-    if "new_start" in f_present:
+        result.new_lines = f_new_lines
+    if "new_start" in present:
         f_new_start = obj["new_start"]
         if f_new_start is not None and (
             type(f_new_start) is not int or not -_INT_BOUND < f_new_start < _INT_BOUND
         ):
             raise _field_error(f_new_start, "integer", "new_start")
-    else:
-        f_new_start = None
-    if "old_lines" in f_present:
+        result.new_start = f_new_start
+    if "old_lines" in present:
         f_old_lines = obj["old_lines"]
         if f_old_lines is not None and (
             type(f_old_lines) is not int or not -_INT_BOUND < f_old_lines < _INT_BOUND
         ):
             raise _field_error(f_old_lines, "integer", "old_lines")
-    else:
-        f_old_lines = None
-    if "old_start" in f_present:
+        result.old_lines = f_old_lines
+    if "old_start" in present:
         f_old_start = obj["old_start"]
         if f_old_start is not None and (
             type(f_old_start) is not int or not -_INT_BOUND < f_old_start < _INT_BOUND
         ):
             raise _field_error(f_old_start, "integer", "old_start")
-    else:
-        f_old_start = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
-    result = TextEditorCodeExecutionStrReplaceResultBlock.__new__(
-        TextEditorCodeExecutionStrReplaceResultBlock
-    )
-    result.type = "text_editor_code_execution_str_replace_result"
-    result.lines = f_lines
-    result.new_lines = f_new_lines
-    result.new_start = f_new_start
-    result.old_lines = f_old_lines
-    result.old_start = f_old_start
-    result.extra = f_extra
-    result._present = f_present
+        result.old_start = f_old_start
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TEXT_EDITOR_CODE_EXECUTION_STR_REPLACE_RESULT_BLOCK_KEYS)
     return result
 
 
@@ -6850,30 +6577,22 @@ def _decode_tool_search_tool_result_error(data: object) -> ToolSearchToolResultE
         f_error_code = _decode_tool_search_tool_result_error_code(v_error_code)
     except DecodeError as error:
         raise error.at(_segment("error_code")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = ToolSearchToolResultError.__new__(ToolSearchToolResultError)
-        result.type = "tool_search_tool_result_error"
-        result.error_code = f_error_code
-        result.error_message = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_SEARCH_TOOL_RESULT_ERROR_OPTIONAL.intersection(obj)
-    if "error_message" in f_present:
-        f_error_message = obj["error_message"]
-        if f_error_message is not None and type(f_error_message) is not str:
-            raise _field_error(f_error_message, "string", "error_message")
-    else:
-        f_error_message = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
     result = ToolSearchToolResultError.__new__(ToolSearchToolResultError)
     result.type = "tool_search_tool_result_error"
     result.error_code = f_error_code
-    result.error_message = f_error_message
-    result.extra = f_extra
-    result._present = f_present
+    result.error_message = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_SEARCH_TOOL_RESULT_ERROR_OPTIONAL.intersection(obj)
+    if "error_message" in present:
+        f_error_message = obj["error_message"]
+        if f_error_message is not None and type(f_error_message) is not str:
+            raise _field_error(f_error_message, "string", "error_message")
+        result.error_message = f_error_message
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_SEARCH_TOOL_RESULT_ERROR_KEYS)
     return result
 
 
@@ -7030,31 +6749,24 @@ def _decode_server_tool_usage(data: object) -> ServerToolUsage:
         or not -_INT_BOUND < f_web_search_requests < _INT_BOUND
     ):
         raise _field_error(f_web_search_requests, "integer", "web_search_requests")
+    result = ServerToolUsage.__new__(ServerToolUsage)
+    result.web_search_requests = f_web_search_requests
+    result.web_fetch_requests = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ServerToolUsage.__new__(ServerToolUsage)
-        result.web_search_requests = f_web_search_requests
-        result.web_fetch_requests = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _SERVER_TOOL_USAGE_OPTIONAL.intersection(obj)
-    if "web_fetch_requests" in f_present:
+    result._present = present = _SERVER_TOOL_USAGE_OPTIONAL.intersection(obj)
+    if "web_fetch_requests" in present:
         f_web_fetch_requests = obj["web_fetch_requests"]
         if (
             type(f_web_fetch_requests) is not int
             or not -_INT_BOUND < f_web_fetch_requests < _INT_BOUND
         ):
             raise _field_error(f_web_fetch_requests, "integer", "web_fetch_requests")
-    else:
-        f_web_fetch_requests = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
-    result = ServerToolUsage.__new__(ServerToolUsage)
-    result.web_search_requests = f_web_search_requests
-    result.web_fetch_requests = f_web_fetch_requests
-    result.extra = f_extra
-    result._present = f_present
+        result.web_fetch_requests = f_web_fetch_requests
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SERVER_TOOL_USAGE_KEYS)
     return result
 
 
@@ -7084,39 +6796,27 @@ def _decode_refusal_stop_details(data: object) -> RefusalStopDetails:
     obj: dict[str, object] = data
     if obj.get("type") != "refusal":
         _tag(obj, "type", "refusal")
+    result = RefusalStopDetails.__new__(RefusalStopDetails)
+    result.type = "refusal"
+    result.category = None
+    result.explanation = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = RefusalStopDetails.__new__(RefusalStopDetails)
-        result.type = "refusal"
-        result.category = None
-        result.explanation = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _REFUSAL_STOP_DETAILS_OPTIONAL.intersection(obj)
-    if "category" in f_present:
+    result._present = present = _REFUSAL_STOP_DETAILS_OPTIONAL.intersection(obj)
+    if "category" in present:
         try:
-            f_category: RefusalCategory | UnknownRefusalCategory | None = _d_opt_refusal_category(
-                obj["category"]
-            )
+            result.category = _d_opt_refusal_category(obj["category"])
         except DecodeError as error:
             raise error.at(_segment("category")) from None
-    else:
-        f_category = None
-    if "explanation" in f_present:
+    if "explanation" in present:
         f_explanation = obj["explanation"]
         if f_explanation is not None and type(f_explanation) is not str:
             raise _field_error(f_explanation, "string", "explanation")
-    else:
-        f_explanation = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
-    result = RefusalStopDetails.__new__(RefusalStopDetails)
-    result.type = "refusal"
-    result.category = f_category
-    result.explanation = f_explanation
-    result.extra = f_extra
-    result._present = f_present
+        result.explanation = f_explanation
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REFUSAL_STOP_DETAILS_KEYS)
     return result
 
 
@@ -7134,22 +6834,22 @@ def _decode_usage(data: object) -> Usage:
         raise _field_error(f_input_tokens, "integer", "input_tokens")
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    result = Usage.__new__(Usage)
+    result.input_tokens = f_input_tokens
+    result.output_tokens = f_output_tokens
+    result.cache_creation_input_tokens = None
+    result.cache_read_input_tokens = None
+    result.cache_creation = None
+    result.server_tool_use = None
+    result.service_tier = None
+    result.output_tokens_details = None
+    result.inference_geo = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = Usage.__new__(Usage)
-        result.input_tokens = f_input_tokens
-        result.output_tokens = f_output_tokens
-        result.cache_creation_input_tokens = None
-        result.cache_read_input_tokens = None
-        result.cache_creation = None
-        result.server_tool_use = None
-        result.service_tier = None
-        result.output_tokens_details = None
-        result.inference_geo = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _USAGE_OPTIONAL.intersection(obj)
-    if "cache_creation_input_tokens" in f_present:
+    result._present = present = _USAGE_OPTIONAL.intersection(obj)
+    if "cache_creation_input_tokens" in present:
         f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
         if f_cache_creation_input_tokens is not None and (
             type(f_cache_creation_input_tokens) is not int
@@ -7158,72 +6858,44 @@ def _decode_usage(data: object) -> Usage:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
-    else:
-        f_cache_creation_input_tokens = None
-    if "cache_read_input_tokens" in f_present:
+        result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    if "cache_read_input_tokens" in present:
         f_cache_read_input_tokens = obj["cache_read_input_tokens"]
         if f_cache_read_input_tokens is not None and (
             type(f_cache_read_input_tokens) is not int
             or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-    else:
-        f_cache_read_input_tokens = None
-    if "cache_creation" in f_present:
+        result.cache_read_input_tokens = f_cache_read_input_tokens
+    if "cache_creation" in present:
         try:
-            f_cache_creation: CacheCreation | None = _d_opt_cache_creation(obj["cache_creation"])
+            result.cache_creation = _d_opt_cache_creation(obj["cache_creation"])
         except DecodeError as error:
             raise error.at(_segment("cache_creation")) from None
-    else:
-        f_cache_creation = None
-    if "server_tool_use" in f_present:
+    if "server_tool_use" in present:
         try:
-            f_server_tool_use: ServerToolUsage | None = _d_opt_server_tool_usage(
-                obj["server_tool_use"]
-            )
+            result.server_tool_use = _d_opt_server_tool_usage(obj["server_tool_use"])
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
-    else:
-        f_server_tool_use = None
-    if "service_tier" in f_present:
+    if "service_tier" in present:
         try:
-            f_service_tier: ServiceTier | UnknownServiceTier | None = _d_opt_service_tier(
-                obj["service_tier"]
-            )
+            result.service_tier = _d_opt_service_tier(obj["service_tier"])
         except DecodeError as error:
             raise error.at(_segment("service_tier")) from None
-    else:
-        f_service_tier = None
-    if "output_tokens_details" in f_present:
+    if "output_tokens_details" in present:
         try:
-            f_output_tokens_details: OutputTokensDetails | None = _d_opt_output_tokens_details(
+            result.output_tokens_details = _d_opt_output_tokens_details(
                 obj["output_tokens_details"]
             )
         except DecodeError as error:
             raise error.at(_segment("output_tokens_details")) from None
-    else:
-        f_output_tokens_details = None
-    if "inference_geo" in f_present:
+    if "inference_geo" in present:
         f_inference_geo = obj["inference_geo"]
         if f_inference_geo is not None and type(f_inference_geo) is not str:
             raise _field_error(f_inference_geo, "string", "inference_geo")
-    else:
-        f_inference_geo = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USAGE_KEYS)
-    result = Usage.__new__(Usage)
-    result.input_tokens = f_input_tokens
-    result.output_tokens = f_output_tokens
-    result.cache_creation_input_tokens = f_cache_creation_input_tokens
-    result.cache_read_input_tokens = f_cache_read_input_tokens
-    result.cache_creation = f_cache_creation
-    result.server_tool_use = f_server_tool_use
-    result.service_tier = f_service_tier
-    result.output_tokens_details = f_output_tokens_details
-    result.inference_geo = f_inference_geo
-    result.extra = f_extra
-    result._present = f_present
+        result.inference_geo = f_inference_geo
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USAGE_KEYS)
     return result
 
 
@@ -7300,41 +6972,6 @@ def _decode_message(data: object) -> Message:
         f_usage = _decode_usage(v_usage)
     except DecodeError as error:
         raise error.at(_segment("usage")) from None
-    if len(obj) == 8:  # no optional key: every default
-        result = Message.__new__(Message)
-        result.id = f_id
-        result.type = "message"
-        result.role = "assistant"
-        result.model = f_model
-        result.content = f_content
-        result.stop_reason = f_stop_reason
-        result.stop_sequence = f_stop_sequence
-        result.usage = f_usage
-        result.stop_details = None
-        result.container = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _MESSAGE_OPTIONAL.intersection(obj)
-    if "stop_details" in f_present:
-        try:
-            f_stop_details: RefusalStopDetails | None = _d_opt_refusal_stop_details(
-                obj["stop_details"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("stop_details")) from None
-    else:
-        f_stop_details = None
-    if "container" in f_present:
-        try:
-            f_container: Container | None = _d_opt_container(obj["container"])
-        except DecodeError as error:
-            raise error.at(_segment("container")) from None
-    else:
-        f_container = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 8 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MESSAGE_KEYS)
     result = Message.__new__(Message)
     result.id = f_id
     result.type = "message"
@@ -7344,10 +6981,25 @@ def _decode_message(data: object) -> Message:
     result.stop_reason = f_stop_reason
     result.stop_sequence = f_stop_sequence
     result.usage = f_usage
-    result.stop_details = f_stop_details
-    result.container = f_container
-    result.extra = f_extra
-    result._present = f_present
+    result.stop_details = None
+    result.container = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 8:  # no optional key: every default
+        return result
+    result._present = present = _MESSAGE_OPTIONAL.intersection(obj)
+    if "stop_details" in present:
+        try:
+            result.stop_details = _d_opt_refusal_stop_details(obj["stop_details"])
+        except DecodeError as error:
+            raise error.at(_segment("stop_details")) from None
+    if "container" in present:
+        try:
+            result.container = _d_opt_container(obj["container"])
+        except DecodeError as error:
+            raise error.at(_segment("container")) from None
+    if len(obj) != 8 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MESSAGE_KEYS)
     return result
 
 
@@ -7380,41 +7032,30 @@ def _decode_citations_delta(data: object) -> CitationsDelta:
     obj: dict[str, object] = data
     if obj.get("type") != "citations_delta":
         _tag(obj, "type", "citations_delta")
+    result = CitationsDelta.__new__(CitationsDelta)
+    result.type = "citations_delta"
+    result.citation = None
+    result.citations = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = CitationsDelta.__new__(CitationsDelta)
-        result.type = "citations_delta"
-        result.citation = None
-        result.citations = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CITATIONS_DELTA_OPTIONAL.intersection(obj)
-    if "citation" in f_present:
+    result._present = present = _CITATIONS_DELTA_OPTIONAL.intersection(obj)
+    if "citation" in present:
         try:
-            f_citation: TextCitation | None = _decode_text_citation(obj["citation"])
+            result.citation = _decode_text_citation(obj["citation"])
         except DecodeError as error:
             raise error.at(_segment("citation")) from None
-    else:
-        f_citation = None
-    if "citations" in f_present:
+    if "citations" in present:
         v_citations = obj["citations"]
         if type(v_citations) is not list:
             raise _field_error(v_citations, "array", "citations")
         try:
-            f_citations: list[Citation] | None = [_decode_citation(item) for item in v_citations]
+            result.citations = [_decode_citation(item) for item in v_citations]
         except DecodeError:
             raise _item_error(v_citations, _decode_citation, "citations") from None
-    else:
-        f_citations = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
-    result = CitationsDelta.__new__(CitationsDelta)
-    result.type = "citations_delta"
-    result.citation = f_citation
-    result.citations = f_citations
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CITATIONS_DELTA_KEYS)
     return result
 
 
@@ -7619,42 +7260,28 @@ def _decode_message_delta(data: object) -> MessageDelta:
         raise error.at(_segment("stop_reason")) from None
     if f_stop_sequence is not None and type(f_stop_sequence) is not str:
         raise _field_error(f_stop_sequence, "string", "stop_sequence")
-    if len(obj) == 2:  # no optional key: every default
-        result = MessageDelta.__new__(MessageDelta)
-        result.stop_reason = f_stop_reason
-        result.stop_sequence = f_stop_sequence
-        result.stop_details = None
-        result.container = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _MESSAGE_DELTA_OPTIONAL.intersection(obj)
-    if "stop_details" in f_present:
-        try:
-            f_stop_details: RefusalStopDetails | None = _d_opt_refusal_stop_details(
-                obj["stop_details"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("stop_details")) from None
-    else:
-        f_stop_details = None
-    if "container" in f_present:
-        try:
-            f_container: Container | None = _d_opt_container(obj["container"])
-        except DecodeError as error:
-            raise error.at(_segment("container")) from None
-    else:
-        f_container = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MESSAGE_DELTA_KEYS)
     result = MessageDelta.__new__(MessageDelta)
     result.stop_reason = f_stop_reason
     result.stop_sequence = f_stop_sequence
-    result.stop_details = f_stop_details
-    result.container = f_container
-    result.extra = f_extra
-    result._present = f_present
+    result.stop_details = None
+    result.container = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _MESSAGE_DELTA_OPTIONAL.intersection(obj)
+    if "stop_details" in present:
+        try:
+            result.stop_details = _d_opt_refusal_stop_details(obj["stop_details"])
+        except DecodeError as error:
+            raise error.at(_segment("stop_details")) from None
+    if "container" in present:
+        try:
+            result.container = _d_opt_container(obj["container"])
+        except DecodeError as error:
+            raise error.at(_segment("container")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MESSAGE_DELTA_KEYS)
     return result
 
 
@@ -7668,27 +7295,26 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
         f_output_tokens = obj.get("output_tokens", _ABSENT)
     if type(f_output_tokens) is not int or not -_INT_BOUND < f_output_tokens < _INT_BOUND:
         raise _field_error(f_output_tokens, "integer", "output_tokens")
+    result = MessageDeltaUsage.__new__(MessageDeltaUsage)
+    result.output_tokens = f_output_tokens
+    result.input_tokens = None
+    result.cache_creation_input_tokens = None
+    result.cache_read_input_tokens = None
+    result.server_tool_use = None
+    result.output_tokens_details = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = MessageDeltaUsage.__new__(MessageDeltaUsage)
-        result.output_tokens = f_output_tokens
-        result.input_tokens = None
-        result.cache_creation_input_tokens = None
-        result.cache_read_input_tokens = None
-        result.server_tool_use = None
-        result.output_tokens_details = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _MESSAGE_DELTA_USAGE_OPTIONAL.intersection(obj)
-    if "input_tokens" in f_present:
+    result._present = present = _MESSAGE_DELTA_USAGE_OPTIONAL.intersection(obj)
+    if "input_tokens" in present:
         f_input_tokens = obj["input_tokens"]
         if f_input_tokens is not None and (
             type(f_input_tokens) is not int or not -_INT_BOUND < f_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_input_tokens, "integer", "input_tokens")
-    else:
-        f_input_tokens = None
-    if "cache_creation_input_tokens" in f_present:
+        result.input_tokens = f_input_tokens
+    if "cache_creation_input_tokens" in present:
         f_cache_creation_input_tokens = obj["cache_creation_input_tokens"]
         if f_cache_creation_input_tokens is not None and (
             type(f_cache_creation_input_tokens) is not int
@@ -7697,47 +7323,29 @@ def _decode_message_delta_usage(data: object) -> MessageDeltaUsage:
             raise _field_error(
                 f_cache_creation_input_tokens, "integer", "cache_creation_input_tokens"
             )
-    else:
-        f_cache_creation_input_tokens = None
-    if "cache_read_input_tokens" in f_present:
+        result.cache_creation_input_tokens = f_cache_creation_input_tokens
+    if "cache_read_input_tokens" in present:
         f_cache_read_input_tokens = obj["cache_read_input_tokens"]
         if f_cache_read_input_tokens is not None and (
             type(f_cache_read_input_tokens) is not int
             or not -_INT_BOUND < f_cache_read_input_tokens < _INT_BOUND
         ):
             raise _field_error(f_cache_read_input_tokens, "integer", "cache_read_input_tokens")
-    else:
-        f_cache_read_input_tokens = None
-    if "server_tool_use" in f_present:
+        result.cache_read_input_tokens = f_cache_read_input_tokens
+    if "server_tool_use" in present:
         try:
-            f_server_tool_use: ServerToolUsage | None = _d_opt_server_tool_usage(
-                obj["server_tool_use"]
-            )
+            result.server_tool_use = _d_opt_server_tool_usage(obj["server_tool_use"])
         except DecodeError as error:
             raise error.at(_segment("server_tool_use")) from None
-    else:
-        f_server_tool_use = None
-    if "output_tokens_details" in f_present:
+    if "output_tokens_details" in present:
         try:
-            f_output_tokens_details: OutputTokensDetails | None = _d_opt_output_tokens_details(
+            result.output_tokens_details = _d_opt_output_tokens_details(
                 obj["output_tokens_details"]
             )
         except DecodeError as error:
             raise error.at(_segment("output_tokens_details")) from None
-    else:
-        f_output_tokens_details = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
-    result = MessageDeltaUsage.__new__(MessageDeltaUsage)
-    result.output_tokens = f_output_tokens
-    result.input_tokens = f_input_tokens
-    result.cache_creation_input_tokens = f_cache_creation_input_tokens
-    result.cache_read_input_tokens = f_cache_read_input_tokens
-    result.server_tool_use = f_server_tool_use
-    result.output_tokens_details = f_output_tokens_details
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MESSAGE_DELTA_USAGE_KEYS)
     return result
 
 
@@ -7879,104 +7487,72 @@ def _decode_tool_param(data: object) -> ToolParam:
         f_input_schema = _json_object(v_input_schema)
     except DecodeError as error:
         raise error.at(_segment("input_schema")) from None
+    result = ToolParam.__new__(ToolParam)
+    result.name = f_name
+    result.input_schema = f_input_schema
+    result.description = None
+    result.type = None
+    result.cache_control = None
+    result.allowed_callers = None
+    result.defer_loading = None
+    result.eager_input_streaming = None
+    result.input_examples = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolParam.__new__(ToolParam)
-        result.name = f_name
-        result.input_schema = f_input_schema
-        result.description = None
-        result.type = None
-        result.cache_control = None
-        result.allowed_callers = None
-        result.defer_loading = None
-        result.eager_input_streaming = None
-        result.input_examples = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_PARAM_OPTIONAL.intersection(obj)
-    if "description" in f_present:
+    result._present = present = _TOOL_PARAM_OPTIONAL.intersection(obj)
+    if "description" in present:
         f_description = obj["description"]
         if type(f_description) is not str:
             raise _field_error(f_description, "string", "description")
-    else:
-        f_description = None
-    if "type" in f_present:
+        result.description = f_description
+    if "type" in present:
         try:
-            f_type: Literal["custom"] | None = _d_opt_lit_custom(obj["type"])
+            result.type = _d_opt_lit_custom(obj["type"])
         except DecodeError as error:
             raise error.at(_segment("type")) from None
-    else:
-        f_type = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "allowed_callers" in f_present:
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "eager_input_streaming" in f_present:
+        result.defer_loading = f_defer_loading
+    if "eager_input_streaming" in present:
         f_eager_input_streaming = obj["eager_input_streaming"]
         if f_eager_input_streaming is not None and type(f_eager_input_streaming) is not bool:
             raise _field_error(f_eager_input_streaming, "boolean", "eager_input_streaming")
-    else:
-        f_eager_input_streaming = None
-    if "input_examples" in f_present:
+        result.eager_input_streaming = f_eager_input_streaming
+    if "input_examples" in present:
         v_input_examples = obj["input_examples"]
         if type(v_input_examples) is not list:
             raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples: list[dict[str, JSONValue]] | None = [
-                _json_object(item) for item in v_input_examples
-            ]
+            result.input_examples = [_json_object(item) for item in v_input_examples]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    else:
-        f_input_examples = None
-    if "strict" in f_present:
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_PARAM_KEYS)
-    result = ToolParam.__new__(ToolParam)
-    result.name = f_name
-    result.input_schema = f_input_schema
-    result.description = f_description
-    result.type = f_type
-    result.cache_control = f_cache_control
-    result.allowed_callers = f_allowed_callers
-    result.defer_loading = f_defer_loading
-    result.eager_input_streaming = f_eager_input_streaming
-    result.input_examples = f_input_examples
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_PARAM_KEYS)
     return result
 
 
@@ -7986,52 +7562,39 @@ def _decode_user_location(data: object) -> UserLocation:
     obj: dict[str, object] = data
     if obj.get("type") != "approximate":
         _tag(obj, "type", "approximate")
+    result = UserLocation.__new__(UserLocation)
+    result.type = "approximate"
+    result.city = None
+    result.country = None
+    result.region = None
+    result.timezone = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = UserLocation.__new__(UserLocation)
-        result.type = "approximate"
-        result.city = None
-        result.country = None
-        result.region = None
-        result.timezone = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _USER_LOCATION_OPTIONAL.intersection(obj)
-    if "city" in f_present:
+    result._present = present = _USER_LOCATION_OPTIONAL.intersection(obj)
+    if "city" in present:
         f_city = obj["city"]
         if f_city is not None and type(f_city) is not str:
             raise _field_error(f_city, "string", "city")
-    else:
-        f_city = None
-    if "country" in f_present:
+        result.city = f_city
+    if "country" in present:
         f_country = obj["country"]
         if f_country is not None and type(f_country) is not str:
             raise _field_error(f_country, "string", "country")
-    else:
-        f_country = None
-    if "region" in f_present:
+        result.country = f_country
+    if "region" in present:
         f_region = obj["region"]
         if f_region is not None and type(f_region) is not str:
             raise _field_error(f_region, "string", "region")
-    else:
-        f_region = None
-    if "timezone" in f_present:
+        result.region = f_region
+    if "timezone" in present:
         f_timezone = obj["timezone"]
         if f_timezone is not None and type(f_timezone) is not str:
             raise _field_error(f_timezone, "string", "timezone")
-    else:
-        f_timezone = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _USER_LOCATION_KEYS)
-    result = UserLocation.__new__(UserLocation)
-    result.type = "approximate"
-    result.city = f_city
-    result.country = f_country
-    result.region = f_region
-    result.timezone = f_timezone
-    result.extra = f_extra
-    result._present = f_present
+        result.timezone = f_timezone
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _USER_LOCATION_KEYS)
     return result
 
 
@@ -8043,79 +7606,54 @@ def _decode_tool_bash20250124(data: object) -> ToolBash20250124:
         _tag(obj, "type", "bash_20250124")
     if obj.get("name") != "bash":
         _tag(obj, "name", "bash")
+    result = ToolBash20250124.__new__(ToolBash20250124)
+    result.type = "bash_20250124"
+    result.name = "bash"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.input_examples = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolBash20250124.__new__(ToolBash20250124)
-        result.type = "bash_20250124"
-        result.name = "bash"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.input_examples = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_BASH20250124_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_BASH20250124_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "input_examples" in f_present:
+        result.strict = f_strict
+    if "input_examples" in present:
         v_input_examples = obj["input_examples"]
         if type(v_input_examples) is not list:
             raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples: list[dict[str, JSONValue]] | None = [
-                _json_object(item) for item in v_input_examples
-            ]
+            result.input_examples = [_json_object(item) for item in v_input_examples]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    else:
-        f_input_examples = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_BASH20250124_KEYS)
-    result = ToolBash20250124.__new__(ToolBash20250124)
-    result.type = "bash_20250124"
-    result.name = "bash"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.input_examples = f_input_examples
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_BASH20250124_KEYS)
     return result
 
 
@@ -8127,65 +7665,45 @@ def _decode_code_execution_tool20250522(data: object) -> CodeExecutionTool202505
         _tag(obj, "type", "code_execution_20250522")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    result = CodeExecutionTool20250522.__new__(CodeExecutionTool20250522)
+    result.type = "code_execution_20250522"
+    result.name = "code_execution"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = CodeExecutionTool20250522.__new__(CodeExecutionTool20250522)
-        result.type = "code_execution_20250522"
-        result.name = "code_execution"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20250522_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _CODE_EXECUTION_TOOL20250522_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
-    result = CodeExecutionTool20250522.__new__(CodeExecutionTool20250522)
-    result.type = "code_execution_20250522"
-    result.name = "code_execution"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CODE_EXECUTION_TOOL20250522_KEYS)
     return result
 
 
@@ -8197,65 +7715,45 @@ def _decode_code_execution_tool20250825(data: object) -> CodeExecutionTool202508
         _tag(obj, "type", "code_execution_20250825")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    result = CodeExecutionTool20250825.__new__(CodeExecutionTool20250825)
+    result.type = "code_execution_20250825"
+    result.name = "code_execution"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = CodeExecutionTool20250825.__new__(CodeExecutionTool20250825)
-        result.type = "code_execution_20250825"
-        result.name = "code_execution"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20250825_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _CODE_EXECUTION_TOOL20250825_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
-    result = CodeExecutionTool20250825.__new__(CodeExecutionTool20250825)
-    result.type = "code_execution_20250825"
-    result.name = "code_execution"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CODE_EXECUTION_TOOL20250825_KEYS)
     return result
 
 
@@ -8267,65 +7765,45 @@ def _decode_code_execution_tool20260120(data: object) -> CodeExecutionTool202601
         _tag(obj, "type", "code_execution_20260120")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    result = CodeExecutionTool20260120.__new__(CodeExecutionTool20260120)
+    result.type = "code_execution_20260120"
+    result.name = "code_execution"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = CodeExecutionTool20260120.__new__(CodeExecutionTool20260120)
-        result.type = "code_execution_20260120"
-        result.name = "code_execution"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20260120_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _CODE_EXECUTION_TOOL20260120_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
-    result = CodeExecutionTool20260120.__new__(CodeExecutionTool20260120)
-    result.type = "code_execution_20260120"
-    result.name = "code_execution"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CODE_EXECUTION_TOOL20260120_KEYS)
     return result
 
 
@@ -8337,65 +7815,45 @@ def _decode_code_execution_tool20260521(data: object) -> CodeExecutionTool202605
         _tag(obj, "type", "code_execution_20260521")
     if obj.get("name") != "code_execution":
         _tag(obj, "name", "code_execution")
+    result = CodeExecutionTool20260521.__new__(CodeExecutionTool20260521)
+    result.type = "code_execution_20260521"
+    result.name = "code_execution"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = CodeExecutionTool20260521.__new__(CodeExecutionTool20260521)
-        result.type = "code_execution_20260521"
-        result.name = "code_execution"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _CODE_EXECUTION_TOOL20260521_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _CODE_EXECUTION_TOOL20260521_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
-    result = CodeExecutionTool20260521.__new__(CodeExecutionTool20260521)
-    result.type = "code_execution_20260521"
-    result.name = "code_execution"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _CODE_EXECUTION_TOOL20260521_KEYS)
     return result
 
 
@@ -8407,79 +7865,54 @@ def _decode_memory_tool20250818(data: object) -> MemoryTool20250818:
         _tag(obj, "type", "memory_20250818")
     if obj.get("name") != "memory":
         _tag(obj, "name", "memory")
+    result = MemoryTool20250818.__new__(MemoryTool20250818)
+    result.type = "memory_20250818"
+    result.name = "memory"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.input_examples = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = MemoryTool20250818.__new__(MemoryTool20250818)
-        result.type = "memory_20250818"
-        result.name = "memory"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.input_examples = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _MEMORY_TOOL20250818_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _MEMORY_TOOL20250818_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "input_examples" in f_present:
+        result.strict = f_strict
+    if "input_examples" in present:
         v_input_examples = obj["input_examples"]
         if type(v_input_examples) is not list:
             raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples: list[dict[str, JSONValue]] | None = [
-                _json_object(item) for item in v_input_examples
-            ]
+            result.input_examples = [_json_object(item) for item in v_input_examples]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    else:
-        f_input_examples = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MEMORY_TOOL20250818_KEYS)
-    result = MemoryTool20250818.__new__(MemoryTool20250818)
-    result.type = "memory_20250818"
-    result.name = "memory"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.input_examples = f_input_examples
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MEMORY_TOOL20250818_KEYS)
     return result
 
 
@@ -8497,96 +7930,68 @@ def _decode_advisor_tool20260301(data: object) -> AdvisorTool20260301:
         f_model = obj.get("model", _ABSENT)
     if type(f_model) is not str:
         raise _field_error(f_model, "string", "model")
+    result = AdvisorTool20260301.__new__(AdvisorTool20260301)
+    result.type = "advisor_20260301"
+    result.name = "advisor"
+    result.model = f_model
+    result.allowed_callers = None
+    result.cache_control = None
+    result.caching = None
+    result.defer_loading = None
+    result.max_tokens = None
+    result.max_uses = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 3:  # no optional key: every default
-        result = AdvisorTool20260301.__new__(AdvisorTool20260301)
-        result.type = "advisor_20260301"
-        result.name = "advisor"
-        result.model = f_model
-        result.allowed_callers = None
-        result.cache_control = None
-        result.caching = None
-        result.defer_loading = None
-        result.max_tokens = None
-        result.max_uses = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _ADVISOR_TOOL20260301_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _ADVISOR_TOOL20260301_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "caching" in f_present:
+    if "caching" in present:
         try:
-            f_caching: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(obj["caching"])
+            result.caching = _d_opt_cache_control_ephemeral(obj["caching"])
         except DecodeError as error:
             raise error.at(_segment("caching")) from None
-    else:
-        f_caching = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "max_tokens" in f_present:
+        result.defer_loading = f_defer_loading
+    if "max_tokens" in present:
         f_max_tokens = obj["max_tokens"]
         if f_max_tokens is not None and (
             type(f_max_tokens) is not int or not -_INT_BOUND < f_max_tokens < _INT_BOUND
         ):
             raise _field_error(f_max_tokens, "integer", "max_tokens")
-    else:
-        f_max_tokens = None
-    if "max_uses" in f_present:
+        result.max_tokens = f_max_tokens
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "strict" in f_present:
+        result.max_uses = f_max_uses
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
-    result = AdvisorTool20260301.__new__(AdvisorTool20260301)
-    result.type = "advisor_20260301"
-    result.name = "advisor"
-    result.model = f_model
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.caching = f_caching
-    result.defer_loading = f_defer_loading
-    result.max_tokens = f_max_tokens
-    result.max_uses = f_max_uses
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ADVISOR_TOOL20260301_KEYS)
     return result
 
 
@@ -8598,79 +8003,54 @@ def _decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
         _tag(obj, "type", "text_editor_20250124")
     if obj.get("name") != "str_replace_editor":
         _tag(obj, "name", "str_replace_editor")
+    result = ToolTextEditor20250124.__new__(ToolTextEditor20250124)
+    result.type = "text_editor_20250124"
+    result.name = "str_replace_editor"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.input_examples = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolTextEditor20250124.__new__(ToolTextEditor20250124)
-        result.type = "text_editor_20250124"
-        result.name = "str_replace_editor"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.input_examples = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_TEXT_EDITOR20250124_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_TEXT_EDITOR20250124_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "input_examples" in f_present:
+        result.strict = f_strict
+    if "input_examples" in present:
         v_input_examples = obj["input_examples"]
         if type(v_input_examples) is not list:
             raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples: list[dict[str, JSONValue]] | None = [
-                _json_object(item) for item in v_input_examples
-            ]
+            result.input_examples = [_json_object(item) for item in v_input_examples]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    else:
-        f_input_examples = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
-    result = ToolTextEditor20250124.__new__(ToolTextEditor20250124)
-    result.type = "text_editor_20250124"
-    result.name = "str_replace_editor"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.input_examples = f_input_examples
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_TEXT_EDITOR20250124_KEYS)
     return result
 
 
@@ -8682,79 +8062,54 @@ def _decode_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
         _tag(obj, "type", "text_editor_20250429")
     if obj.get("name") != "str_replace_based_edit_tool":
         _tag(obj, "name", "str_replace_based_edit_tool")
+    result = ToolTextEditor20250429.__new__(ToolTextEditor20250429)
+    result.type = "text_editor_20250429"
+    result.name = "str_replace_based_edit_tool"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.input_examples = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolTextEditor20250429.__new__(ToolTextEditor20250429)
-        result.type = "text_editor_20250429"
-        result.name = "str_replace_based_edit_tool"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.input_examples = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_TEXT_EDITOR20250429_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_TEXT_EDITOR20250429_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "input_examples" in f_present:
+        result.strict = f_strict
+    if "input_examples" in present:
         v_input_examples = obj["input_examples"]
         if type(v_input_examples) is not list:
             raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples: list[dict[str, JSONValue]] | None = [
-                _json_object(item) for item in v_input_examples
-            ]
+            result.input_examples = [_json_object(item) for item in v_input_examples]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    else:
-        f_input_examples = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
-    result = ToolTextEditor20250429.__new__(ToolTextEditor20250429)
-    result.type = "text_editor_20250429"
-    result.name = "str_replace_based_edit_tool"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.input_examples = f_input_examples
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_TEXT_EDITOR20250429_KEYS)
     return result
 
 
@@ -8766,89 +8121,62 @@ def _decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
         _tag(obj, "type", "text_editor_20250728")
     if obj.get("name") != "str_replace_based_edit_tool":
         _tag(obj, "name", "str_replace_based_edit_tool")
+    result = ToolTextEditor20250728.__new__(ToolTextEditor20250728)
+    result.type = "text_editor_20250728"
+    result.name = "str_replace_based_edit_tool"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.input_examples = None
+    result.max_characters = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolTextEditor20250728.__new__(ToolTextEditor20250728)
-        result.type = "text_editor_20250728"
-        result.name = "str_replace_based_edit_tool"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.input_examples = None
-        result.max_characters = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_TEXT_EDITOR20250728_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_TEXT_EDITOR20250728_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "input_examples" in f_present:
+        result.strict = f_strict
+    if "input_examples" in present:
         v_input_examples = obj["input_examples"]
         if type(v_input_examples) is not list:
             raise _field_error(v_input_examples, "array", "input_examples")
         try:
-            f_input_examples: list[dict[str, JSONValue]] | None = [
-                _json_object(item) for item in v_input_examples
-            ]
+            result.input_examples = [_json_object(item) for item in v_input_examples]
         except DecodeError:
             raise _item_error(v_input_examples, _json_object, "input_examples") from None
-    else:
-        f_input_examples = None
-    if "max_characters" in f_present:
+    if "max_characters" in present:
         f_max_characters = obj["max_characters"]
         if f_max_characters is not None and (
             type(f_max_characters) is not int or not -_INT_BOUND < f_max_characters < _INT_BOUND
         ):
             raise _field_error(f_max_characters, "integer", "max_characters")
-    else:
-        f_max_characters = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
-    result = ToolTextEditor20250728.__new__(ToolTextEditor20250728)
-    result.type = "text_editor_20250728"
-    result.name = "str_replace_based_edit_tool"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.input_examples = f_input_examples
-    result.max_characters = f_max_characters
-    result.extra = f_extra
-    result._present = f_present
+        result.max_characters = f_max_characters
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_TEXT_EDITOR20250728_KEYS)
     return result
 
 
@@ -8860,102 +8188,71 @@ def _decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
         _tag(obj, "type", "web_search_20250305")
     if obj.get("name") != "web_search":
         _tag(obj, "name", "web_search")
+    result = WebSearchTool20250305.__new__(WebSearchTool20250305)
+    result.type = "web_search_20250305"
+    result.name = "web_search"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.allowed_domains = None
+    result.blocked_domains = None
+    result.max_uses = None
+    result.user_location = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = WebSearchTool20250305.__new__(WebSearchTool20250305)
-        result.type = "web_search_20250305"
-        result.name = "web_search"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.allowed_domains = None
-        result.blocked_domains = None
-        result.max_uses = None
-        result.user_location = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _WEB_SEARCH_TOOL20250305_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _WEB_SEARCH_TOOL20250305_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "allowed_domains" in f_present:
+        result.strict = f_strict
+    if "allowed_domains" in present:
         try:
-            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
+            result.allowed_domains = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    else:
-        f_allowed_domains = None
-    if "blocked_domains" in f_present:
+    if "blocked_domains" in present:
         try:
-            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
+            result.blocked_domains = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    else:
-        f_blocked_domains = None
-    if "max_uses" in f_present:
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "user_location" in f_present:
+        result.max_uses = f_max_uses
+    if "user_location" in present:
         try:
-            f_user_location: UserLocation | None = _d_opt_user_location(obj["user_location"])
+            result.user_location = _d_opt_user_location(obj["user_location"])
         except DecodeError as error:
             raise error.at(_segment("user_location")) from None
-    else:
-        f_user_location = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
-    result = WebSearchTool20250305.__new__(WebSearchTool20250305)
-    result.type = "web_search_20250305"
-    result.name = "web_search"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.allowed_domains = f_allowed_domains
-    result.blocked_domains = f_blocked_domains
-    result.max_uses = f_max_uses
-    result.user_location = f_user_location
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_SEARCH_TOOL20250305_KEYS)
     return result
 
 
@@ -8967,113 +8264,80 @@ def _decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
         _tag(obj, "type", "web_fetch_20250910")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    result = WebFetchTool20250910.__new__(WebFetchTool20250910)
+    result.type = "web_fetch_20250910"
+    result.name = "web_fetch"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.allowed_domains = None
+    result.blocked_domains = None
+    result.max_uses = None
+    result.citations = None
+    result.max_content_tokens = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = WebFetchTool20250910.__new__(WebFetchTool20250910)
-        result.type = "web_fetch_20250910"
-        result.name = "web_fetch"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.allowed_domains = None
-        result.blocked_domains = None
-        result.max_uses = None
-        result.citations = None
-        result.max_content_tokens = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _WEB_FETCH_TOOL20250910_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _WEB_FETCH_TOOL20250910_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "allowed_domains" in f_present:
+        result.strict = f_strict
+    if "allowed_domains" in present:
         try:
-            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
+            result.allowed_domains = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    else:
-        f_allowed_domains = None
-    if "blocked_domains" in f_present:
+    if "blocked_domains" in present:
         try:
-            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
+            result.blocked_domains = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    else:
-        f_blocked_domains = None
-    if "max_uses" in f_present:
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "citations" in f_present:
+        result.max_uses = f_max_uses
+    if "citations" in present:
         try:
-            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
+            result.citations = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    else:
-        f_citations = None
-    if "max_content_tokens" in f_present:
+    if "max_content_tokens" in present:
         f_max_content_tokens = obj["max_content_tokens"]
         if f_max_content_tokens is not None and (
             type(f_max_content_tokens) is not int
             or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
         ):
             raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    else:
-        f_max_content_tokens = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
-    result = WebFetchTool20250910.__new__(WebFetchTool20250910)
-    result.type = "web_fetch_20250910"
-    result.name = "web_fetch"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.allowed_domains = f_allowed_domains
-    result.blocked_domains = f_blocked_domains
-    result.max_uses = f_max_uses
-    result.citations = f_citations
-    result.max_content_tokens = f_max_content_tokens
-    result.extra = f_extra
-    result._present = f_present
+        result.max_content_tokens = f_max_content_tokens
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_FETCH_TOOL20250910_KEYS)
     return result
 
 
@@ -9085,102 +8349,71 @@ def _decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
         _tag(obj, "type", "web_search_20260209")
     if obj.get("name") != "web_search":
         _tag(obj, "name", "web_search")
+    result = WebSearchTool20260209.__new__(WebSearchTool20260209)
+    result.type = "web_search_20260209"
+    result.name = "web_search"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.allowed_domains = None
+    result.blocked_domains = None
+    result.max_uses = None
+    result.user_location = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = WebSearchTool20260209.__new__(WebSearchTool20260209)
-        result.type = "web_search_20260209"
-        result.name = "web_search"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.allowed_domains = None
-        result.blocked_domains = None
-        result.max_uses = None
-        result.user_location = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _WEB_SEARCH_TOOL20260209_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _WEB_SEARCH_TOOL20260209_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "allowed_domains" in f_present:
+        result.strict = f_strict
+    if "allowed_domains" in present:
         try:
-            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
+            result.allowed_domains = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    else:
-        f_allowed_domains = None
-    if "blocked_domains" in f_present:
+    if "blocked_domains" in present:
         try:
-            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
+            result.blocked_domains = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    else:
-        f_blocked_domains = None
-    if "max_uses" in f_present:
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "user_location" in f_present:
+        result.max_uses = f_max_uses
+    if "user_location" in present:
         try:
-            f_user_location: UserLocation | None = _d_opt_user_location(obj["user_location"])
+            result.user_location = _d_opt_user_location(obj["user_location"])
         except DecodeError as error:
             raise error.at(_segment("user_location")) from None
-    else:
-        f_user_location = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
-    result = WebSearchTool20260209.__new__(WebSearchTool20260209)
-    result.type = "web_search_20260209"
-    result.name = "web_search"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.allowed_domains = f_allowed_domains
-    result.blocked_domains = f_blocked_domains
-    result.max_uses = f_max_uses
-    result.user_location = f_user_location
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_SEARCH_TOOL20260209_KEYS)
     return result
 
 
@@ -9192,113 +8425,80 @@ def _decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
         _tag(obj, "type", "web_fetch_20260209")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    result = WebFetchTool20260209.__new__(WebFetchTool20260209)
+    result.type = "web_fetch_20260209"
+    result.name = "web_fetch"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.allowed_domains = None
+    result.blocked_domains = None
+    result.max_uses = None
+    result.citations = None
+    result.max_content_tokens = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = WebFetchTool20260209.__new__(WebFetchTool20260209)
-        result.type = "web_fetch_20260209"
-        result.name = "web_fetch"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.allowed_domains = None
-        result.blocked_domains = None
-        result.max_uses = None
-        result.citations = None
-        result.max_content_tokens = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _WEB_FETCH_TOOL20260209_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _WEB_FETCH_TOOL20260209_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "allowed_domains" in f_present:
+        result.strict = f_strict
+    if "allowed_domains" in present:
         try:
-            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
+            result.allowed_domains = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    else:
-        f_allowed_domains = None
-    if "blocked_domains" in f_present:
+    if "blocked_domains" in present:
         try:
-            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
+            result.blocked_domains = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    else:
-        f_blocked_domains = None
-    if "max_uses" in f_present:
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "citations" in f_present:
+        result.max_uses = f_max_uses
+    if "citations" in present:
         try:
-            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
+            result.citations = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    else:
-        f_citations = None
-    if "max_content_tokens" in f_present:
+    if "max_content_tokens" in present:
         f_max_content_tokens = obj["max_content_tokens"]
         if f_max_content_tokens is not None and (
             type(f_max_content_tokens) is not int
             or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
         ):
             raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    else:
-        f_max_content_tokens = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
-    result = WebFetchTool20260209.__new__(WebFetchTool20260209)
-    result.type = "web_fetch_20260209"
-    result.name = "web_fetch"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.allowed_domains = f_allowed_domains
-    result.blocked_domains = f_blocked_domains
-    result.max_uses = f_max_uses
-    result.citations = f_citations
-    result.max_content_tokens = f_max_content_tokens
-    result.extra = f_extra
-    result._present = f_present
+        result.max_content_tokens = f_max_content_tokens
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_FETCH_TOOL20260209_KEYS)
     return result
 
 
@@ -9310,121 +8510,86 @@ def _decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
         _tag(obj, "type", "web_fetch_20260309")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    result = WebFetchTool20260309.__new__(WebFetchTool20260309)
+    result.type = "web_fetch_20260309"
+    result.name = "web_fetch"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.allowed_domains = None
+    result.blocked_domains = None
+    result.max_uses = None
+    result.citations = None
+    result.max_content_tokens = None
+    result.use_cache = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = WebFetchTool20260309.__new__(WebFetchTool20260309)
-        result.type = "web_fetch_20260309"
-        result.name = "web_fetch"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.allowed_domains = None
-        result.blocked_domains = None
-        result.max_uses = None
-        result.citations = None
-        result.max_content_tokens = None
-        result.use_cache = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _WEB_FETCH_TOOL20260309_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _WEB_FETCH_TOOL20260309_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "allowed_domains" in f_present:
+        result.strict = f_strict
+    if "allowed_domains" in present:
         try:
-            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
+            result.allowed_domains = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    else:
-        f_allowed_domains = None
-    if "blocked_domains" in f_present:
+    if "blocked_domains" in present:
         try:
-            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
+            result.blocked_domains = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    else:
-        f_blocked_domains = None
-    if "max_uses" in f_present:
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "citations" in f_present:
+        result.max_uses = f_max_uses
+    if "citations" in present:
         try:
-            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
+            result.citations = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    else:
-        f_citations = None
-    if "max_content_tokens" in f_present:
+    if "max_content_tokens" in present:
         f_max_content_tokens = obj["max_content_tokens"]
         if f_max_content_tokens is not None and (
             type(f_max_content_tokens) is not int
             or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
         ):
             raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    else:
-        f_max_content_tokens = None
-    if "use_cache" in f_present:
+        result.max_content_tokens = f_max_content_tokens
+    if "use_cache" in present:
         f_use_cache = obj["use_cache"]
         if type(f_use_cache) is not bool:
             raise _field_error(f_use_cache, "boolean", "use_cache")
-    else:
-        f_use_cache = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
-    result = WebFetchTool20260309.__new__(WebFetchTool20260309)
-    result.type = "web_fetch_20260309"
-    result.name = "web_fetch"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.allowed_domains = f_allowed_domains
-    result.blocked_domains = f_blocked_domains
-    result.max_uses = f_max_uses
-    result.citations = f_citations
-    result.max_content_tokens = f_max_content_tokens
-    result.use_cache = f_use_cache
-    result.extra = f_extra
-    result._present = f_present
+        result.use_cache = f_use_cache
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_FETCH_TOOL20260309_KEYS)
     return result
 
 
@@ -9436,113 +8601,77 @@ def _decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
         _tag(obj, "type", "web_search_20260318")
     if obj.get("name") != "web_search":
         _tag(obj, "name", "web_search")
+    result = WebSearchTool20260318.__new__(WebSearchTool20260318)
+    result.type = "web_search_20260318"
+    result.name = "web_search"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.allowed_domains = None
+    result.blocked_domains = None
+    result.max_uses = None
+    result.user_location = None
+    result.response_inclusion = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = WebSearchTool20260318.__new__(WebSearchTool20260318)
-        result.type = "web_search_20260318"
-        result.name = "web_search"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.allowed_domains = None
-        result.blocked_domains = None
-        result.max_uses = None
-        result.user_location = None
-        result.response_inclusion = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _WEB_SEARCH_TOOL20260318_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _WEB_SEARCH_TOOL20260318_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "allowed_domains" in f_present:
+        result.strict = f_strict
+    if "allowed_domains" in present:
         try:
-            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
+            result.allowed_domains = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    else:
-        f_allowed_domains = None
-    if "blocked_domains" in f_present:
+    if "blocked_domains" in present:
         try:
-            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
+            result.blocked_domains = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    else:
-        f_blocked_domains = None
-    if "max_uses" in f_present:
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "user_location" in f_present:
+        result.max_uses = f_max_uses
+    if "user_location" in present:
         try:
-            f_user_location: UserLocation | None = _d_opt_user_location(obj["user_location"])
+            result.user_location = _d_opt_user_location(obj["user_location"])
         except DecodeError as error:
             raise error.at(_segment("user_location")) from None
-    else:
-        f_user_location = None
-    if "response_inclusion" in f_present:
+    if "response_inclusion" in present:
         try:
-            f_response_inclusion: ResponseInclusion | None = _decode_response_inclusion(
-                obj["response_inclusion"]
-            )
+            result.response_inclusion = _decode_response_inclusion(obj["response_inclusion"])
         except DecodeError as error:
             raise error.at(_segment("response_inclusion")) from None
-    else:
-        f_response_inclusion = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
-    result = WebSearchTool20260318.__new__(WebSearchTool20260318)
-    result.type = "web_search_20260318"
-    result.name = "web_search"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.allowed_domains = f_allowed_domains
-    result.blocked_domains = f_blocked_domains
-    result.max_uses = f_max_uses
-    result.user_location = f_user_location
-    result.response_inclusion = f_response_inclusion
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_SEARCH_TOOL20260318_KEYS)
     return result
 
 
@@ -9554,132 +8683,92 @@ def _decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
         _tag(obj, "type", "web_fetch_20260318")
     if obj.get("name") != "web_fetch":
         _tag(obj, "name", "web_fetch")
+    result = WebFetchTool20260318.__new__(WebFetchTool20260318)
+    result.type = "web_fetch_20260318"
+    result.name = "web_fetch"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.allowed_domains = None
+    result.blocked_domains = None
+    result.max_uses = None
+    result.citations = None
+    result.max_content_tokens = None
+    result.response_inclusion = None
+    result.use_cache = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = WebFetchTool20260318.__new__(WebFetchTool20260318)
-        result.type = "web_fetch_20260318"
-        result.name = "web_fetch"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.allowed_domains = None
-        result.blocked_domains = None
-        result.max_uses = None
-        result.citations = None
-        result.max_content_tokens = None
-        result.response_inclusion = None
-        result.use_cache = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _WEB_FETCH_TOOL20260318_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _WEB_FETCH_TOOL20260318_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    if "allowed_domains" in f_present:
+        result.strict = f_strict
+    if "allowed_domains" in present:
         try:
-            f_allowed_domains: list[str] | None = _d_opt_list_str(obj["allowed_domains"])
+            result.allowed_domains = _d_opt_list_str(obj["allowed_domains"])
         except DecodeError as error:
             raise error.at(_segment("allowed_domains")) from None
-    else:
-        f_allowed_domains = None
-    if "blocked_domains" in f_present:
+    if "blocked_domains" in present:
         try:
-            f_blocked_domains: list[str] | None = _d_opt_list_str(obj["blocked_domains"])
+            result.blocked_domains = _d_opt_list_str(obj["blocked_domains"])
         except DecodeError as error:
             raise error.at(_segment("blocked_domains")) from None
-    else:
-        f_blocked_domains = None
-    if "max_uses" in f_present:
+    if "max_uses" in present:
         f_max_uses = obj["max_uses"]
         if f_max_uses is not None and (
             type(f_max_uses) is not int or not -_INT_BOUND < f_max_uses < _INT_BOUND
         ):
             raise _field_error(f_max_uses, "integer", "max_uses")
-    else:
-        f_max_uses = None
-    if "citations" in f_present:
+        result.max_uses = f_max_uses
+    if "citations" in present:
         try:
-            f_citations: CitationsConfig | None = _d_opt_citations_config(obj["citations"])
+            result.citations = _d_opt_citations_config(obj["citations"])
         except DecodeError as error:
             raise error.at(_segment("citations")) from None
-    else:
-        f_citations = None
-    if "max_content_tokens" in f_present:
+    if "max_content_tokens" in present:
         f_max_content_tokens = obj["max_content_tokens"]
         if f_max_content_tokens is not None and (
             type(f_max_content_tokens) is not int
             or not -_INT_BOUND < f_max_content_tokens < _INT_BOUND
         ):
             raise _field_error(f_max_content_tokens, "integer", "max_content_tokens")
-    else:
-        f_max_content_tokens = None
-    if "response_inclusion" in f_present:
+        result.max_content_tokens = f_max_content_tokens
+    if "response_inclusion" in present:
         try:
-            f_response_inclusion: ResponseInclusion | None = _decode_response_inclusion(
-                obj["response_inclusion"]
-            )
+            result.response_inclusion = _decode_response_inclusion(obj["response_inclusion"])
         except DecodeError as error:
             raise error.at(_segment("response_inclusion")) from None
-    else:
-        f_response_inclusion = None
-    if "use_cache" in f_present:
+    if "use_cache" in present:
         f_use_cache = obj["use_cache"]
         if type(f_use_cache) is not bool:
             raise _field_error(f_use_cache, "boolean", "use_cache")
-    else:
-        f_use_cache = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
-    result = WebFetchTool20260318.__new__(WebFetchTool20260318)
-    result.type = "web_fetch_20260318"
-    result.name = "web_fetch"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.allowed_domains = f_allowed_domains
-    result.blocked_domains = f_blocked_domains
-    result.max_uses = f_max_uses
-    result.citations = f_citations
-    result.max_content_tokens = f_max_content_tokens
-    result.response_inclusion = f_response_inclusion
-    result.use_cache = f_use_cache
-    result.extra = f_extra
-    result._present = f_present
+        result.use_cache = f_use_cache
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _WEB_FETCH_TOOL20260318_KEYS)
     return result
 
 
@@ -9691,65 +8780,45 @@ def _decode_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool202
         _tag(obj, "type", "tool_search_tool_bm25_20251119")
     if obj.get("name") != "tool_search_tool_bm25":
         _tag(obj, "name", "tool_search_tool_bm25")
+    result = ToolSearchBm25Tool20251119.__new__(ToolSearchBm25Tool20251119)
+    result.type = "tool_search_tool_bm25_20251119"
+    result.name = "tool_search_tool_bm25"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolSearchBm25Tool20251119.__new__(ToolSearchBm25Tool20251119)
-        result.type = "tool_search_tool_bm25_20251119"
-        result.name = "tool_search_tool_bm25"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_SEARCH_BM25_TOOL20251119_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_SEARCH_BM25_TOOL20251119_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
-    result = ToolSearchBm25Tool20251119.__new__(ToolSearchBm25Tool20251119)
-    result.type = "tool_search_tool_bm25_20251119"
-    result.name = "tool_search_tool_bm25"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL20251119_KEYS)
     return result
 
 
@@ -9761,65 +8830,45 @@ def _decode_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
         _tag(obj, "type", "tool_search_tool_bm25")
     if obj.get("name") != "tool_search_tool_bm25":
         _tag(obj, "name", "tool_search_tool_bm25")
+    result = ToolSearchBm25Tool.__new__(ToolSearchBm25Tool)
+    result.type = "tool_search_tool_bm25"
+    result.name = "tool_search_tool_bm25"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolSearchBm25Tool.__new__(ToolSearchBm25Tool)
-        result.type = "tool_search_tool_bm25"
-        result.name = "tool_search_tool_bm25"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_SEARCH_BM25_TOOL_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_SEARCH_BM25_TOOL_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
-    result = ToolSearchBm25Tool.__new__(ToolSearchBm25Tool)
-    result.type = "tool_search_tool_bm25"
-    result.name = "tool_search_tool_bm25"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_SEARCH_BM25_TOOL_KEYS)
     return result
 
 
@@ -9831,65 +8880,45 @@ def _decode_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool2
         _tag(obj, "type", "tool_search_tool_regex_20251119")
     if obj.get("name") != "tool_search_tool_regex":
         _tag(obj, "name", "tool_search_tool_regex")
+    result = ToolSearchRegexTool20251119.__new__(ToolSearchRegexTool20251119)
+    result.type = "tool_search_tool_regex_20251119"
+    result.name = "tool_search_tool_regex"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolSearchRegexTool20251119.__new__(ToolSearchRegexTool20251119)
-        result.type = "tool_search_tool_regex_20251119"
-        result.name = "tool_search_tool_regex"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_SEARCH_REGEX_TOOL20251119_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_SEARCH_REGEX_TOOL20251119_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
-    result = ToolSearchRegexTool20251119.__new__(ToolSearchRegexTool20251119)
-    result.type = "tool_search_tool_regex_20251119"
-    result.name = "tool_search_tool_regex"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL20251119_KEYS)
     return result
 
 
@@ -9901,65 +8930,45 @@ def _decode_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
         _tag(obj, "type", "tool_search_tool_regex")
     if obj.get("name") != "tool_search_tool_regex":
         _tag(obj, "name", "tool_search_tool_regex")
+    result = ToolSearchRegexTool.__new__(ToolSearchRegexTool)
+    result.type = "tool_search_tool_regex"
+    result.name = "tool_search_tool_regex"
+    result.allowed_callers = None
+    result.cache_control = None
+    result.defer_loading = None
+    result.strict = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = ToolSearchRegexTool.__new__(ToolSearchRegexTool)
-        result.type = "tool_search_tool_regex"
-        result.name = "tool_search_tool_regex"
-        result.allowed_callers = None
-        result.cache_control = None
-        result.defer_loading = None
-        result.strict = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_SEARCH_REGEX_TOOL_OPTIONAL.intersection(obj)
-    if "allowed_callers" in f_present:
+    result._present = present = _TOOL_SEARCH_REGEX_TOOL_OPTIONAL.intersection(obj)
+    if "allowed_callers" in present:
         v_allowed_callers = obj["allowed_callers"]
         if type(v_allowed_callers) is not list:
             raise _field_error(v_allowed_callers, "array", "allowed_callers")
         try:
-            f_allowed_callers: list[AllowedCaller | UnknownAllowedCaller] | None = [
-                _decode_allowed_caller(item) for item in v_allowed_callers
-            ]
+            result.allowed_callers = [_decode_allowed_caller(item) for item in v_allowed_callers]
         except DecodeError:
             raise _item_error(
                 v_allowed_callers, _decode_allowed_caller, "allowed_callers"
             ) from None
-    else:
-        f_allowed_callers = None
-    if "cache_control" in f_present:
+    if "cache_control" in present:
         try:
-            f_cache_control: CacheControlEphemeral | None = _d_opt_cache_control_ephemeral(
-                obj["cache_control"]
-            )
+            result.cache_control = _d_opt_cache_control_ephemeral(obj["cache_control"])
         except DecodeError as error:
             raise error.at(_segment("cache_control")) from None
-    else:
-        f_cache_control = None
-    if "defer_loading" in f_present:
+    if "defer_loading" in present:
         f_defer_loading = obj["defer_loading"]
         if type(f_defer_loading) is not bool:
             raise _field_error(f_defer_loading, "boolean", "defer_loading")
-    else:
-        f_defer_loading = None
-    if "strict" in f_present:
+        result.defer_loading = f_defer_loading
+    if "strict" in present:
         f_strict = obj["strict"]
         if type(f_strict) is not bool:
             raise _field_error(f_strict, "boolean", "strict")
-    else:
-        f_strict = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
-    result = ToolSearchRegexTool.__new__(ToolSearchRegexTool)
-    result.type = "tool_search_tool_regex"
-    result.name = "tool_search_tool_regex"
-    result.allowed_callers = f_allowed_callers
-    result.cache_control = f_cache_control
-    result.defer_loading = f_defer_loading
-    result.strict = f_strict
-    result.extra = f_extra
-    result._present = f_present
+        result.strict = f_strict
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_SEARCH_REGEX_TOOL_KEYS)
     return result
 
 
@@ -9969,28 +8978,21 @@ def _decode_tool_choice_auto(data: object) -> ToolChoiceAuto:
     obj: dict[str, object] = data
     if obj.get("type") != "auto":
         _tag(obj, "type", "auto")
+    result = ToolChoiceAuto.__new__(ToolChoiceAuto)
+    result.type = "auto"
+    result.disable_parallel_tool_use = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ToolChoiceAuto.__new__(ToolChoiceAuto)
-        result.type = "auto"
-        result.disable_parallel_tool_use = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_CHOICE_AUTO_OPTIONAL.intersection(obj)
-    if "disable_parallel_tool_use" in f_present:
+    result._present = present = _TOOL_CHOICE_AUTO_OPTIONAL.intersection(obj)
+    if "disable_parallel_tool_use" in present:
         f_disable_parallel_tool_use = obj["disable_parallel_tool_use"]
         if type(f_disable_parallel_tool_use) is not bool:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
-    else:
-        f_disable_parallel_tool_use = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
-    result = ToolChoiceAuto.__new__(ToolChoiceAuto)
-    result.type = "auto"
-    result.disable_parallel_tool_use = f_disable_parallel_tool_use
-    result.extra = f_extra
-    result._present = f_present
+        result.disable_parallel_tool_use = f_disable_parallel_tool_use
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CHOICE_AUTO_KEYS)
     return result
 
 
@@ -10000,28 +9002,21 @@ def _decode_tool_choice_any(data: object) -> ToolChoiceAny:
     obj: dict[str, object] = data
     if obj.get("type") != "any":
         _tag(obj, "type", "any")
+    result = ToolChoiceAny.__new__(ToolChoiceAny)
+    result.type = "any"
+    result.disable_parallel_tool_use = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ToolChoiceAny.__new__(ToolChoiceAny)
-        result.type = "any"
-        result.disable_parallel_tool_use = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_CHOICE_ANY_OPTIONAL.intersection(obj)
-    if "disable_parallel_tool_use" in f_present:
+    result._present = present = _TOOL_CHOICE_ANY_OPTIONAL.intersection(obj)
+    if "disable_parallel_tool_use" in present:
         f_disable_parallel_tool_use = obj["disable_parallel_tool_use"]
         if type(f_disable_parallel_tool_use) is not bool:
             raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
-    else:
-        f_disable_parallel_tool_use = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
-    result = ToolChoiceAny.__new__(ToolChoiceAny)
-    result.type = "any"
-    result.disable_parallel_tool_use = f_disable_parallel_tool_use
-    result.extra = f_extra
-    result._present = f_present
+        result.disable_parallel_tool_use = f_disable_parallel_tool_use
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CHOICE_ANY_KEYS)
     return result
 
 
@@ -10037,30 +9032,22 @@ def _decode_tool_choice_tool(data: object) -> ToolChoiceTool:
         f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
-    if len(obj) == 2:  # no optional key: every default
-        result = ToolChoiceTool.__new__(ToolChoiceTool)
-        result.type = "tool"
-        result.name = f_name
-        result.disable_parallel_tool_use = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_CHOICE_TOOL_OPTIONAL.intersection(obj)
-    if "disable_parallel_tool_use" in f_present:
-        f_disable_parallel_tool_use = obj["disable_parallel_tool_use"]
-        if type(f_disable_parallel_tool_use) is not bool:
-            raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
-    else:
-        f_disable_parallel_tool_use = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
     result = ToolChoiceTool.__new__(ToolChoiceTool)
     result.type = "tool"
     result.name = f_name
-    result.disable_parallel_tool_use = f_disable_parallel_tool_use
-    result.extra = f_extra
-    result._present = f_present
+    result.disable_parallel_tool_use = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_CHOICE_TOOL_OPTIONAL.intersection(obj)
+    if "disable_parallel_tool_use" in present:
+        f_disable_parallel_tool_use = obj["disable_parallel_tool_use"]
+        if type(f_disable_parallel_tool_use) is not bool:
+            raise _field_error(f_disable_parallel_tool_use, "boolean", "disable_parallel_tool_use")
+        result.disable_parallel_tool_use = f_disable_parallel_tool_use
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_CHOICE_TOOL_KEYS)
     return result
 
 
@@ -10127,27 +9114,20 @@ def _decode_metadata(data: object) -> Metadata:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    result = Metadata.__new__(Metadata)
+    result.user_id = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = Metadata.__new__(Metadata)
-        result.user_id = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _METADATA_OPTIONAL.intersection(obj)
-    if "user_id" in f_present:
+    result._present = present = _METADATA_OPTIONAL.intersection(obj)
+    if "user_id" in present:
         try:
-            f_user_id: str | None = _d_opt_str_maxlen256(obj["user_id"])
+            result.user_id = _d_opt_str_maxlen256(obj["user_id"])
         except DecodeError as error:
             raise error.at(_segment("user_id")) from None
-    else:
-        f_user_id = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _METADATA_KEYS)
-    result = Metadata.__new__(Metadata)
-    result.user_id = f_user_id
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _METADATA_KEYS)
     return result
 
 
@@ -10179,121 +9159,83 @@ def _decode_message_create_params(data: object) -> MessageCreateParams:
         f_messages = [_decode_message_param(item) for item in v_messages]
     except DecodeError:
         raise _item_error(v_messages, _decode_message_param, "messages") from None
-    if len(obj) == 3:  # no optional key: every default
-        result = MessageCreateParams.__new__(MessageCreateParams)
-        result.model = f_model
-        result.max_tokens = f_max_tokens
-        result.messages = f_messages
-        result.system = None
-        result.tools = None
-        result.tool_choice = None
-        result.thinking = None
-        result.metadata = None
-        result.stop_sequences = None
-        result.stream = None
-        result.temperature = None
-        result.top_k = None
-        result.top_p = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _MESSAGE_CREATE_PARAMS_OPTIONAL.intersection(obj)
-    if "system" in f_present:
-        try:
-            f_system: str | list[TextBlockParam] | None = _d_union_str_or_list_text_block_param(
-                obj["system"]
-            )
-        except DecodeError as error:
-            raise error.at(_segment("system")) from None
-    else:
-        f_system = None
-    if "tools" in f_present:
-        v_tools = obj["tools"]
-        if type(v_tools) is not list:
-            raise _field_error(v_tools, "array", "tools")
-        try:
-            f_tools: list[ToolUnion] | None = [_decode_tool_union(item) for item in v_tools]
-        except DecodeError:
-            raise _item_error(v_tools, _decode_tool_union, "tools") from None
-    else:
-        f_tools = None
-    if "tool_choice" in f_present:
-        try:
-            f_tool_choice: ToolChoice | None = _decode_tool_choice(obj["tool_choice"])
-        except DecodeError as error:
-            raise error.at(_segment("tool_choice")) from None
-    else:
-        f_tool_choice = None
-    if "thinking" in f_present:
-        try:
-            f_thinking: ThinkingConfig | None = _decode_thinking_config(obj["thinking"])
-        except DecodeError as error:
-            raise error.at(_segment("thinking")) from None
-    else:
-        f_thinking = None
-    if "metadata" in f_present:
-        try:
-            f_metadata: Metadata | None = _decode_metadata(obj["metadata"])
-        except DecodeError as error:
-            raise error.at(_segment("metadata")) from None
-    else:
-        f_metadata = None
-    if "stop_sequences" in f_present:
-        v_stop_sequences = obj["stop_sequences"]
-        if type(v_stop_sequences) is not list:
-            raise _field_error(v_stop_sequences, "array", "stop_sequences")
-        try:
-            f_stop_sequences: list[str] | None = [_str(item) for item in v_stop_sequences]
-        except DecodeError:
-            raise _item_error(v_stop_sequences, _str, "stop_sequences") from None
-    else:
-        f_stop_sequences = None
-    if "stream" in f_present:
-        f_stream = obj["stream"]
-        if type(f_stream) is not bool:
-            raise _field_error(f_stream, "boolean", "stream")
-    else:
-        f_stream = None
-    if "temperature" in f_present:
-        try:
-            f_temperature: float | None = _d_float_min0_max1(obj["temperature"])
-        except DecodeError as error:
-            raise error.at(_segment("temperature")) from None
-    else:
-        f_temperature = None
-    if "top_k" in f_present:
-        try:
-            f_top_k: int | None = _d_int_min0(obj["top_k"])
-        except DecodeError as error:
-            raise error.at(_segment("top_k")) from None
-    else:
-        f_top_k = None
-    if "top_p" in f_present:
-        try:
-            f_top_p: float | None = _d_float_min0_max1(obj["top_p"])
-        except DecodeError as error:
-            raise error.at(_segment("top_p")) from None
-    else:
-        f_top_p = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 3 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
     result = MessageCreateParams.__new__(MessageCreateParams)
     result.model = f_model
     result.max_tokens = f_max_tokens
     result.messages = f_messages
-    result.system = f_system
-    result.tools = f_tools
-    result.tool_choice = f_tool_choice
-    result.thinking = f_thinking
-    result.metadata = f_metadata
-    result.stop_sequences = f_stop_sequences
-    result.stream = f_stream
-    result.temperature = f_temperature
-    result.top_k = f_top_k
-    result.top_p = f_top_p
-    result.extra = f_extra
-    result._present = f_present
+    result.system = None
+    result.tools = None
+    result.tool_choice = None
+    result.thinking = None
+    result.metadata = None
+    result.stop_sequences = None
+    result.stream = None
+    result.temperature = None
+    result.top_k = None
+    result.top_p = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 3:  # no optional key: every default
+        return result
+    result._present = present = _MESSAGE_CREATE_PARAMS_OPTIONAL.intersection(obj)
+    if "system" in present:
+        try:
+            result.system = _d_union_str_or_list_text_block_param(obj["system"])
+        except DecodeError as error:
+            raise error.at(_segment("system")) from None
+    if "tools" in present:
+        v_tools = obj["tools"]
+        if type(v_tools) is not list:
+            raise _field_error(v_tools, "array", "tools")
+        try:
+            result.tools = [_decode_tool_union(item) for item in v_tools]
+        except DecodeError:
+            raise _item_error(v_tools, _decode_tool_union, "tools") from None
+    if "tool_choice" in present:
+        try:
+            result.tool_choice = _decode_tool_choice(obj["tool_choice"])
+        except DecodeError as error:
+            raise error.at(_segment("tool_choice")) from None
+    if "thinking" in present:
+        try:
+            result.thinking = _decode_thinking_config(obj["thinking"])
+        except DecodeError as error:
+            raise error.at(_segment("thinking")) from None
+    if "metadata" in present:
+        try:
+            result.metadata = _decode_metadata(obj["metadata"])
+        except DecodeError as error:
+            raise error.at(_segment("metadata")) from None
+    if "stop_sequences" in present:
+        v_stop_sequences = obj["stop_sequences"]
+        if type(v_stop_sequences) is not list:
+            raise _field_error(v_stop_sequences, "array", "stop_sequences")
+        try:
+            result.stop_sequences = [_str(item) for item in v_stop_sequences]
+        except DecodeError:
+            raise _item_error(v_stop_sequences, _str, "stop_sequences") from None
+    if "stream" in present:
+        f_stream = obj["stream"]
+        if type(f_stream) is not bool:
+            raise _field_error(f_stream, "boolean", "stream")
+        result.stream = f_stream
+    if "temperature" in present:
+        try:
+            result.temperature = _d_float_min0_max1(obj["temperature"])
+        except DecodeError as error:
+            raise error.at(_segment("temperature")) from None
+    if "top_k" in present:
+        try:
+            result.top_k = _d_int_min0(obj["top_k"])
+        except DecodeError as error:
+            raise error.at(_segment("top_k")) from None
+    if "top_p" in present:
+        try:
+            result.top_p = _d_float_min0_max1(obj["top_p"])
+        except DecodeError as error:
+            raise error.at(_segment("top_p")) from None
+    if len(obj) != 3 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _MESSAGE_CREATE_PARAMS_KEYS)
     return result
 
 
@@ -10381,56 +9323,40 @@ def _decode_tool_definition(data: object) -> ToolDefinition:
         f_input_schema = _json_object(v_input_schema)
     except DecodeError as error:
         raise error.at(_segment("inputSchema")) from None
-    if len(obj) == 2:  # no optional key: every default
-        result = ToolDefinition.__new__(ToolDefinition)
-        result.name = f_name
-        result.input_schema = f_input_schema
-        result.title = None
-        result.description = None
-        result.output_schema = None
-        result.annotations = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _TOOL_DEFINITION_OPTIONAL.intersection(obj)
-    if "title" in f_present:
-        f_title = obj["title"]
-        if type(f_title) is not str:
-            raise _field_error(f_title, "string", "title")
-    else:
-        f_title = None
-    if "description" in f_present:
-        f_description = obj["description"]
-        if type(f_description) is not str:
-            raise _field_error(f_description, "string", "description")
-    else:
-        f_description = None
-    if "outputSchema" in f_present:
-        try:
-            f_output_schema: dict[str, JSONValue] | None = _json_object(obj["outputSchema"])
-        except DecodeError as error:
-            raise error.at(_segment("outputSchema")) from None
-    else:
-        f_output_schema = None
-    if "annotations" in f_present:
-        try:
-            f_annotations: dict[str, JSONValue] | None = _json_object(obj["annotations"])
-        except DecodeError as error:
-            raise error.at(_segment("annotations")) from None
-    else:
-        f_annotations = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
     result = ToolDefinition.__new__(ToolDefinition)
     result.name = f_name
     result.input_schema = f_input_schema
-    result.title = f_title
-    result.description = f_description
-    result.output_schema = f_output_schema
-    result.annotations = f_annotations
-    result.extra = f_extra
-    result._present = f_present
+    result.title = None
+    result.description = None
+    result.output_schema = None
+    result.annotations = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 2:  # no optional key: every default
+        return result
+    result._present = present = _TOOL_DEFINITION_OPTIONAL.intersection(obj)
+    if "title" in present:
+        f_title = obj["title"]
+        if type(f_title) is not str:
+            raise _field_error(f_title, "string", "title")
+        result.title = f_title
+    if "description" in present:
+        f_description = obj["description"]
+        if type(f_description) is not str:
+            raise _field_error(f_description, "string", "description")
+        result.description = f_description
+    if "outputSchema" in present:
+        try:
+            result.output_schema = _json_object(obj["outputSchema"])
+        except DecodeError as error:
+            raise error.at(_segment("outputSchema")) from None
+    if "annotations" in present:
+        try:
+            result.annotations = _json_object(obj["annotations"])
+        except DecodeError as error:
+            raise error.at(_segment("annotations")) from None
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_DEFINITION_KEYS)
     return result
 
 
@@ -10450,28 +9376,21 @@ def _decode_tools_list_result(data: object) -> ToolsListResult:
         f_tools = [_decode_tool_definition(item) for item in v_tools]
     except DecodeError:
         raise _item_error(v_tools, _decode_tool_definition, "tools") from None
+    result = ToolsListResult.__new__(ToolsListResult)
+    result.tools = f_tools
+    result.next_cursor = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = ToolsListResult.__new__(ToolsListResult)
-        result.tools = f_tools
-        result.next_cursor = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOLS_LIST_RESULT_OPTIONAL.intersection(obj)
-    if "nextCursor" in f_present:
+    result._present = present = _TOOLS_LIST_RESULT_OPTIONAL.intersection(obj)
+    if "nextCursor" in present:
         f_next_cursor = obj["nextCursor"]
         if type(f_next_cursor) is not str:
             raise _field_error(f_next_cursor, "string", "nextCursor")
-    else:
-        f_next_cursor = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
-    result = ToolsListResult.__new__(ToolsListResult)
-    result.tools = f_tools
-    result.next_cursor = f_next_cursor
-    result.extra = f_extra
-    result._present = f_present
+        result.next_cursor = f_next_cursor
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOLS_LIST_RESULT_KEYS)
     return result
 
 
@@ -10481,37 +9400,29 @@ def _decode_trim_state(data: object) -> _TrimState:
     obj: dict[str, object] = data
     if not _TRIM_STATE_KEYS.issuperset(obj):
         _forbid_unknown(obj, _TRIM_STATE_KEYS)
+    result = _TrimState.__new__(_TrimState)
+    result.count = 0
+    result.original_count = 0
+    result.max_count = 3
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = _TrimState.__new__(_TrimState)
-        result.count = 0
-        result.original_count = 0
-        result.max_count = 3
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TRIM_STATE_OPTIONAL.intersection(obj)
-    if "count" in f_present:
+    result._present = present = _TRIM_STATE_OPTIONAL.intersection(obj)
+    if "count" in present:
         f_count = obj["count"]
         if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
             raise _field_error(f_count, "integer", "count")
-    else:
-        f_count = 0
-    if "original_count" in f_present:
+        result.count = f_count
+    if "original_count" in present:
         f_original_count = obj["original_count"]
         if type(f_original_count) is not int or not -_INT_BOUND < f_original_count < _INT_BOUND:
             raise _field_error(f_original_count, "integer", "original_count")
-    else:
-        f_original_count = 0
-    if "max_count" in f_present:
+        result.original_count = f_original_count
+    if "max_count" in present:
         f_max_count = obj["max_count"]
         if type(f_max_count) is not int or not -_INT_BOUND < f_max_count < _INT_BOUND:
             raise _field_error(f_max_count, "integer", "max_count")
-    else:
-        f_max_count = 3
-    result = _TrimState.__new__(_TrimState)
-    result.count = f_count
-    result.original_count = f_original_count
-    result.max_count = f_max_count
-    result._present = f_present
+        result.max_count = f_max_count
     return result
 
 

@@ -36,10 +36,16 @@ class CheckConstant:
 
 @dataclass
 class CheckConstants:
-    """The constants of a module's checks, named in the order they are first used."""
+    """The constants of a module's checks, named in the order of `ir.schema_checks`: the
+    same in every flavor, so that the flavors of a module can import them from one file
+    (`_checks.py`, `targets.python.runtime.shares_checks`)."""
 
     module: ir.Module
     _names: dict[ir.SchemaCheck, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for check in ir.schema_checks(self.module):
+            self.name(check)
 
     def name(self, check: ir.SchemaCheck) -> str:
         """The constant holding `check`'s JSON Schema: `_CHECK_<PLACE>_<KEYWORDS>`."""
@@ -60,6 +66,12 @@ class CheckConstants:
     def call(self, check: ir.SchemaCheck) -> str:
         """`(_CHECK_X, "'not' at /x")`: a check's constant and how a failure names it."""
         return f"({self.name(check)}, {py_str(check.described)})"
+
+    def names(self) -> list[str]:
+        """The names `statements` defines."""
+        if not self._names:
+            return []
+        return [*self._names.values(), "_CHECK_DEFS", "_CHECK_UNKNOWN_TYPES"]
 
     def statements(self) -> list[str]:
         """Every check's constant, then `_CHECK_DEFS` (empty when no check refers to one)."""

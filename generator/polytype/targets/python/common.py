@@ -23,11 +23,13 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
 
 def isort_names(names: Iterable[str]) -> list[str]:
     """The names of one `from m import ...`, distinct, in the order isort (and ruff's `I`
-    rules) want: CONSTANTS, then Classes, then the rest, each case-insensitively."""
+    rules) want: CONSTANTS, then Classes, then the rest, each case-insensitively, numbers
+    in names by value (`_CHECK_2` before `_CHECK_10`)."""
 
-    def key(name: str) -> tuple[int, str, str]:
+    def key(name: str) -> tuple[int, list[tuple[int, str]], str]:
         kind = 0 if len(name) > 1 and name.isupper() else 1 if name[0].isupper() else 2
-        return kind, name.lower(), name
+        parts = re.split(r"(\d+)", name.lower())
+        return kind, [(int(part), "") if part.isdigit() else (-1, part) for part in parts], name
 
     return sorted(set(names), key=key)
 

@@ -15,6 +15,8 @@ from polytype.targets.base.render import RenderEnv
 # The runtime modules of an output package: the stdlib flavors' and Pydantic's.
 RUNTIME = "_runtime"
 PYDANTIC_RUNTIME = "_pydantic_runtime"
+# A module's check constants, when more than one of its flavors needs them (beside them).
+CHECKS = "_checks"
 
 
 def module_dir(module: str, env: RenderEnv) -> str:

@@ -21,10 +21,12 @@ from typing import Any
 from polytype import ir
 from polytype.targets.base import OutputFile, depth
 from polytype.targets.base.render import RenderEnv
+from polytype.targets.python.checks import CheckConstants
 from polytype.targets.python.common import isort_names
 from polytype.targets.python.imports import prune_imports, top_level_names
 from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import (
+    CHECKS,
     RUNTIME,
     module_dir,
     runtime_dir,
@@ -92,6 +94,22 @@ def stdlib_import(module: ir.Module, env: RenderEnv) -> RuntimeImport:
     return RuntimeImport(runtime_import(env, RUNTIME), runtime_names(env, _TEMPLATE, context))
 
 
+def shares_checks(module: ir.Module, env: RenderEnv) -> bool:
+    """Whether `module`'s check constants are written once, in `_checks.py` beside its
+    flavor files, which import them: when it has some and more than one flavor renders it
+    (a module of one flavor keeps them in that file; `polytype vendor` inlines them)."""
+    flavors = set(env.renderers.get(module.name, _ALL)) & set(_ALL)
+    return env.shared_runtime and len(flavors) > 1 and bool(ir.schema_checks(module))
+
+
+def checks_import(module: ir.Module, env: RenderEnv) -> RuntimeImport | None:
+    """What a flavor file of `module` imports from `_checks.py`, None when the constants
+    are its own (`shares_checks`)."""
+    if not shares_checks(module, env):
+        return None
+    return RuntimeImport(f".{CHECKS}", isort_names(CheckConstants(module).names()))
+
+
 def package_groups(modules: tuple[ir.Module, ...], env: RenderEnv) -> dict[str, list[ir.Module]]:
     """The modules of each output package, by its directory."""
     groups: dict[str, list[ir.Module]] = {}
@@ -120,6 +138,8 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         for module in members:
             doc = f"The generated Python of schema module {module.name}."
             outputs.append(_init(f"{module_dir(module.name, env)}/__init__.py", doc, env))
+            if shares_checks(module, env):
+                outputs.append(_checks(module, env))
         stdlib = [
             m for m in members if {DATACLASSES, TYPEDDICTS} & set(env.renderers.get(m.name, _ALL))
         ]
@@ -141,6 +161,17 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
             OutputFile(f"{directory}/{RUNTIME}.py", prune_imports(text), TARGET, "", "python")
         )
     return outputs
+
+
+def _checks(module: ir.Module, env: RenderEnv) -> OutputFile:
+    """`_checks.py`: the check constants every flavor file of `module` imports."""
+    text = env.render(
+        "python_common/check_constants.py.j2",
+        module=module,
+        statements=CheckConstants(module).statements(),
+    )
+    path = f"{module_dir(module.name, env)}/{CHECKS}.py"
+    return OutputFile(path, text, TARGET, module.name, "python")
 
 
 def _init(path: str, doc: str, env: RenderEnv) -> OutputFile:

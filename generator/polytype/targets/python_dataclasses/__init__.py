@@ -24,7 +24,7 @@ from polytype.targets.python.common import (
 from polytype.targets.python.imports import prune_imports
 from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import module_dir
-from polytype.targets.python.runtime import stdlib_import
+from polytype.targets.python.runtime import checks_import, stdlib_import
 from polytype.targets.python_dataclasses.aliases import alias_view, quote_forward
 from polytype.targets.python_dataclasses.encoders import DataclassCodecs, enum_encoding
 from polytype.targets.python_dataclasses.method_blocks import (
@@ -98,6 +98,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     exported += [unknown.name for unknown in unknowns]
     exported += [enum.unknown for enum in enums if enum.unknown]
     exported += [f"decode_{p.suffix}" for p in publics] + [f"encode_{p.suffix}" for p in publics]
+    shared_checks = checks_import(module, env)  # None: the constants are this file's
     text = env.render(
         "python_dataclasses/module.py.j2",
         module=module,
@@ -120,8 +121,9 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         ),
         decode_error_annotation="DecodeError",
         checks=runtime_parts(module),
-        check_constants=codegen.check_constants.statements(),
+        check_constants=[] if shared_checks else codegen.check_constants.statements(),
         runtime=stdlib_import(module, env) if env.shared_runtime else None,
+        checks_import=shared_checks,
         **depth.template_values(module),
     )
     if env.shared_runtime:

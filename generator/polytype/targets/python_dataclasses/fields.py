@@ -30,12 +30,13 @@ class InlineDecode:
 
     lines: tuple[str, ...]
     fetched: str = ""
-    # an optional field's statements for when its key is known to be present
+    # an optional field's statements for when its key is known to be present, storing the
+    # value into the instance (`result.<field>`)
     present: tuple[str, ...] = ()
 
 
 def _inline_call(
-    item: ir.Field, local: str, default: str, codegen: DataclassCodecs, annotation: str
+    item: ir.Field, local: str, default: str, codegen: DataclassCodecs, annotation: str, slot: str
 ) -> InlineDecode:
     """A field decoded by its decoder function, or an array of them by a comprehension."""
     key = py_str(item.json_key)
@@ -81,7 +82,7 @@ def _inline_call(
             f"if type({raw}) is not list:",
             f'    raise _field_error({raw}, "array", {key})',
             "try:",
-            f"    {local}: {annotation} = [{decode}(item) for item in {raw}]",
+            f"    {slot} = [{decode}(item) for item in {raw}]",
             "except DecodeError:",
             f"    raise _item_error({raw}, {decode}, {key}) from None",
         )
@@ -98,7 +99,7 @@ def _inline_call(
     ]
     present = (
         "try:",
-        f"    {local}: {annotation} = {decode}(obj[{key}])",
+        f"    {slot} = {decode}(obj[{key}])",
         "except DecodeError as error:",
         f"    raise error.at(_segment({key})) from None",
     )
@@ -106,15 +107,17 @@ def _inline_call(
 
 
 def _inline_decode(
-    item: ir.Field, local: str, default: str, codegen: DataclassCodecs, annotation: str
+    item: ir.Field, local: str, default: str, codegen: DataclassCodecs, annotation: str, slot: str
 ) -> InlineDecode | None:
-    """In-place checks for a field (see `records._decode_body`), or None to call `_required`/`_optional`."""
+    """In-place checks for a field (see `records._decode_body`), or None to call
+    `_required`/`_optional`; `slot` is the instance attribute a present optional key is
+    stored into."""
     if item.aliases or codegen.null_only(item.type):
         return None  # `type: null` alone: mypy refuses a `-> None` call used as a value
     nullable = isinstance(item.type, ir.Nullable)
     check = scalar_check(item.type, local)
     if check is None:
-        return _inline_call(item, local, default, codegen, annotation)
+        return _inline_call(item, local, default, codegen, annotation, slot)
     wrong, expected = check
     key = py_str(item.json_key)
     error = f'raise _field_error({local}, "{expected}", {key})'
@@ -122,7 +125,7 @@ def _inline_decode(
         return InlineDecode(
             (f"{local} = obj.get({key}, _ABSENT)", f"if {wrong}:", f"    {error}"), local
         )
-    present = (f"{local} = obj[{key}]", f"if {wrong}:", f"    {error}")
+    present = (f"{local} = obj[{key}]", f"if {wrong}:", f"    {error}", f"{slot} = {local}")
     if nullable and default == "None":
         # absent and null both decode to None (presence tracking tells them apart)
         return InlineDecode(
@@ -177,7 +180,7 @@ def field_view(
     local = f"f_{name}"
     if item.required:
         decode_arg = f"{name}={codegen.field_check(item)}"
-        inline = _inline_decode(item, local, "None", codegen, annotation)
+        inline = _inline_decode(item, local, "None", codegen, annotation, f"result.{name}")
         view = FieldView(
             name=name,
             annotation=annotation,
@@ -213,7 +216,7 @@ def field_view(
     )
     # annotated when the default alone would make mypy infer too narrow a type (`()`, `{}`)
     declared = f": {annotation}" if default_python != "None" else ""
-    inline = _inline_decode(item, local, default_python, codegen, annotation)
+    inline = _inline_decode(item, local, default_python, codegen, annotation, f"result.{name}")
     decode_lines = (
         inline.lines
         if inline

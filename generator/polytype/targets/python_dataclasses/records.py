@@ -122,21 +122,11 @@ def _decode_body(
     # are a third of a small record's decode). Alias spellings can stand in for a
     # required key, so records that accept them always take the full path.
     guard = f"if len(obj) != {required}:" if not aliases else ""
-    found_first = False
     if fast:
-        lines.extend(
-            _only_required(record.name, fields, required, checks.keeps_extra, tracks_presence)
+        return tuple(
+            lines
+            + _fast_tail(record.name, fields, ordered[split:], key_of, required, checks, present)
         )
-        if present:
-            # past the shortcut above some optional key is present: which ones, found
-            # once, and each absent field is its default at the cost of a set lookup
-            lines.append(f"{f_present}: frozenset[str] = {present}")
-            for view in ordered[split:]:
-                lines.extend(_when_present(view, f_present, key_of[view.name]))
-            present, guard, found_first = "", "", True  # found, and past the shortcut
-        else:
-            for view in ordered[split:]:
-                lines.extend(view.decode_lines)
     body_indent = "    " if guard else ""
     tail: list[str] = []
     if present:
@@ -148,7 +138,7 @@ def _decode_body(
     if checks.keeps_extra:
         keys = checks.keys_name
         lines.append(f"{f_extra}: dict[str, JSONValue] = {{}}")
-        if present and guard or found_first:
+        if present and guard:
             # required, optional and unknown keys are disjoint: a count tells if any is unknown
             tail.append(f"if len(obj) != {required} + len({f_present}):  # undeclared keys")
         else:
@@ -173,7 +163,7 @@ def _decode_body(
             lines.append(f"result.{view.name} = {view.local or view.tag_literal}")
         if checks.keeps_extra:
             lines.append(f"result.extra = {f_extra}")
-    if present or found_first:
+    if present:
         if record.frozen:
             lines.append(f'object.__setattr__(result, "_present", {f_present})')
         else:
@@ -189,36 +179,46 @@ def _unused(name: str, taken: set[str]) -> str:
     return name
 
 
-def _when_present(view: FieldView, present: str, key: str) -> list[str]:
-    """An optional field's statements, run only when its key is in `present`; otherwise
-    the field is its default."""
-    return [
-        f"if {py_str(key)} in {present}:",
-        *("    " + line for line in view.present_lines or view.decode_lines),
-        "else:",
-        f"    {view.local} = {view.default}",
-    ]
-
-
-def _only_required(
-    name: str, fields: tuple[FieldView, ...], required: int, keeps_extra: bool, presence: bool
+def _fast_tail(
+    name: str,
+    fields: tuple[FieldView, ...],
+    optional: list[FieldView],
+    key_of: dict[str, str],
+    required: int,
+    checks: RecordChecks,
+    present: str,
 ) -> list[str]:
-    """An object of the required keys alone (the common case) skips every optional field.
-
-    Each optional key would cost a lookup and a check to find it absent; here the
-    instance is built at once with every default, as the full path would build it.
+    """A mutable record's instance, built once its required fields are checked: every
+    optional field its default, returned at once when the object has the required keys
+    alone (the common case: no lookup and no check per absent key); otherwise each
+    optional key present is checked and stored over its default, in the order of the
+    fields, and the unknown keys are counted.
     """
-    lines = [
-        f"if len(obj) == {required}:  # no optional key: every default",
-        f"    result = {name}.__new__({name})",
-    ]
+    lines = [f"result = {name}.__new__({name})"]
     for view in fields:
-        lines.append(f"    result.{view.name} = {view.default or view.local or view.tag_literal}")
-    if keeps_extra:
-        lines.append("    result.extra = {}")
-    if presence:
-        lines.append("    result._present = frozenset()")
-    lines.append("    return result")
+        lines.append(f"result.{view.name} = {view.default or view.local or view.tag_literal}")
+    if checks.keeps_extra:
+        lines.append("result.extra = {}")
+    lines += [
+        "result._present = frozenset()",
+        f"if len(obj) == {required}:  # no optional key: every default",
+        "    return result",
+        # some optional key is present: which ones, found once (in `present`: the fields'
+        # locals are `f_` and `v_` names)
+        f"result._present = present = {present}",
+    ]
+    for view in optional:
+        lines.append(f"if {py_str(key_of[view.name])} in present:")
+        if view.present_lines:  # they store the value
+            lines.extend("    " + line for line in view.present_lines)
+        else:
+            lines.extend("    " + line for line in view.decode_lines)
+            lines.append(f"    result.{view.name} = {view.local}")
+    if checks.keeps_extra:
+        # required, optional and unknown keys are disjoint: a count tells if any is unknown
+        lines.append(f"if len(obj) != {required} + len(present):  # undeclared keys")
+        lines.append(f"    result.extra = _unknown(obj, {checks.keys_name})")
+    lines.append("return result")
     return lines
 
 

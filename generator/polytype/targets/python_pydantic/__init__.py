@@ -27,7 +27,7 @@ from polytype.targets.python.common import EnumView, enum_view_fields
 from polytype.targets.python.imports import prune_imports
 from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import module_dir
-from polytype.targets.python.runtime import package_groups
+from polytype.targets.python.runtime import checks_import, package_groups
 from polytype.targets.python_pydantic.aliases import alias_order_by_rounds, alias_view, lazy
 from polytype.targets.python_pydantic.annotations import Annotations
 from polytype.targets.python_pydantic.imports import (
@@ -76,6 +76,7 @@ def module_context(module: ir.Module, env: RenderEnv) -> dict[str, Any]:
     """What `python_pydantic/module.py.j2` prints for `module` (its runtime's parts too)."""
     check_adapter_names(module)
     types = Annotations(module)
+    shared_checks = checks_import(module, env)  # None: the constants are this file's
     enums = [_enum_view(t) for t in module.types if isinstance(t, ir.EnumType)]
     if any(not enum.base for enum in enums):
         types.uses.add("Literal")  # `X: TypeAlias = Literal[...]`
@@ -131,7 +132,8 @@ def module_context(module: ir.Module, env: RenderEnv) -> dict[str, Any]:
         uses_spellings=uses_spellings,
         uses_checks=uses_checks,
         schema_checks=schema_checks,
-        check_constants=types.check_constants.statements(),
+        check_constants=[] if shared_checks else types.check_constants.statements(),
+        checks_import=shared_checks,
         object_rules=[(r.rules, r.rules_value) for r in records if r.rules]
         + sorted(types.map_rules.items()),
         typing_imports=typing_imports(types.uses),

@@ -27,7 +27,7 @@ from polytype.targets.python.flavors import TYPEDDICTS
 from polytype.targets.python.imports import prune_imports
 from polytype.targets.python.names import python_module
 from polytype.targets.python.packages import module_dir
-from polytype.targets.python.runtime import stdlib_import
+from polytype.targets.python.runtime import checks_import, stdlib_import
 from polytype.targets.python.snippet_views import HelperView
 from polytype.targets.python_typeddicts import tests as python_typeddict_tests
 from polytype.targets.python_typeddicts.aliases import (
@@ -35,7 +35,7 @@ from polytype.targets.python_typeddicts.aliases import (
     literal_alias_view,
     unknown_alias_doc,
 )
-from polytype.targets.python_typeddicts.records import typed_dict_view
+from polytype.targets.python_typeddicts.records import share_validators, typed_dict_view
 from polytype.targets.python_typeddicts.typecheck import typecheck_files
 from polytype.targets.python_typeddicts.views import (
     AliasView,
@@ -63,6 +63,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         if isinstance(named, ir.Record):
             typed_dicts.append(typed_dict_view(named, codecs, defined, renames))
             defined.add(named.name)
+    typed_dicts = share_validators(typed_dicts)
     aliases: list[AliasView] = []
     for named in alias_order(module):
         assert isinstance(named, (ir.UnionType, ir.Alias))
@@ -101,6 +102,7 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         typing_names.append("NotRequired")
     if any(alias.empty for alias in aliases):
         typing_names.append("NoReturn")
+    shared_checks = checks_import(module, env)  # None: the constants are this file's
     text = env.render(
         "python_typeddicts/module.py.j2",
         module=module,
@@ -117,8 +119,9 @@ def _render_module(module: ir.Module, env: RenderEnv) -> str:
         # no `from __future__ import annotations` here (TypedDict reads NotRequired at run time)
         decode_error_annotation='"DecodeError"',
         checks=runtime_parts(module),
-        check_constants=codecs.check_constants.statements(),
+        check_constants=[] if shared_checks else codecs.check_constants.statements(),
         runtime=stdlib_import(module, env) if env.shared_runtime else None,
+        checks_import=shared_checks,
         **depth.template_values(module),
     )
     return prune_imports(text) if env.shared_runtime else text

@@ -3,6 +3,7 @@ the docstring's note on unknown keys, and the validator's body."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import keyword
 import re
@@ -132,6 +133,15 @@ def typed_dict_view(
     for text in (rules_text(record.rules), checks_text(record.schema_checks)):
         if text:
             doc += "\n\n" + textwrap.fill(text, width=84, break_long_words=False)
+    # what makes two validators one: the keys, their value types and the checks (the
+    # record's own key set named alike)
+    shape = "\n".join(
+        [
+            *(f"{key.key}: {key.annotation.replace(chr(34), '')} {key.required}" for key in keys),
+            checks.keys,
+            *(line.replace(checks.keys_name, "_KEYS") for line in body[:-1]),
+        ]
+    )
     return TypedDictView(
         name=record.name,
         doc=doc,
@@ -141,4 +151,26 @@ def typed_dict_view(
         body=tuple(body),
         keys_name=checks.keys_name,
         keys_literal=checks.keys,
+        shape=shape,
     )
+
+
+def share_validators(views: list[TypedDictView]) -> list[TypedDictView]:
+    """The views, each TypedDict whose keys, value types and checks are an earlier one's
+    validated by that one's validator (TypedDicts are structural: the one validated is
+    the other's type to mypy too), instead of a copy of its lines.
+
+    Schemas repeat a shape under several names (the dated versions of one tool, the same
+    options in several places); a validator that calls itself is never shared (its body
+    names it).
+    """
+    first: dict[str, TypedDictView] = {}
+    shared = []
+    for view in views:
+        earlier = first.setdefault(view.shape, view)
+        if earlier is not view:
+            view = dataclasses.replace(
+                view, same_as=earlier.name, shared_validator=earlier.validator
+            )
+        shared.append(view)
+    return shared

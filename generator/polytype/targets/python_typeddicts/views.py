@@ -25,6 +25,11 @@ class TypedDictView:
     body: tuple[str, ...]
     keys_name: str
     keys_literal: str
+    shape: str = ""  # keys, value types and checks (`records.share_validators`)
+    # an earlier TypedDict of the same keys and checks, and its validator, which is this
+    # one's too (`_validate_b = _validate_a`); "" when this one has its own
+    same_as: str = ""
+    shared_validator: str = ""
 
     @property
     def keys_statement(self) -> str:

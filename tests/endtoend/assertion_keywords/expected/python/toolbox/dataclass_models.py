@@ -117,30 +117,23 @@ def _decode_tool(data: object) -> Tool:
         f_name = obj.get("name", _ABSENT)
     if type(f_name) is not str:
         raise _field_error(f_name, "string", "name")
+    result = Tool.__new__(Tool)
+    result.name = f_name
+    result.size = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = Tool.__new__(Tool)
-        result.name = f_name
-        result.size = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOL_OPTIONAL.intersection(obj)
-    if "size" in f_present:
+    result._present = present = _TOOL_OPTIONAL.intersection(obj)
+    if "size" in present:
         f_size = obj["size"]
         if (type(f_size) is not int or not -_INT_BOUND < f_size < _INT_BOUND) and (
             type(f_size) is not float or f_size - f_size
         ):
             raise _field_error(f_size, "number", "size")
-    else:
-        f_size = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _TOOL_KEYS)
-    result = Tool.__new__(Tool)
-    result.name = f_name
-    result.size = f_size
-    result.extra = f_extra
-    result._present = f_present
+        result.size = f_size
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _TOOL_KEYS)
     return result
 
 
@@ -160,54 +153,39 @@ def _decode_toolbox(data: object) -> Toolbox:
         f_tools = _d_list_tool_unique(v_tools)
     except DecodeError as error:
         raise error.at(_segment("tools")) from None
+    result = Toolbox.__new__(Toolbox)
+    result.tools = f_tools
+    result.tags = None
+    result.size = None
+    result.step = None
+    result.labels = None
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = Toolbox.__new__(Toolbox)
-        result.tools = f_tools
-        result.tags = None
-        result.size = None
-        result.step = None
-        result.labels = None
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _TOOLBOX_OPTIONAL.intersection(obj)
-    if "tags" in f_present:
+    result._present = present = _TOOLBOX_OPTIONAL.intersection(obj)
+    if "tags" in present:
         v_tags = obj["tags"]
         if type(v_tags) is not list:
             raise _field_error(v_tags, "array", "tags")
         try:
-            f_tags: list[str] | None = [_str(item) for item in v_tags]
+            result.tags = [_str(item) for item in v_tags]
         except DecodeError:
             raise _item_error(v_tags, _str, "tags") from None
-    else:
-        f_tags = None
-    if "size" in f_present:
+    if "size" in present:
         try:
-            f_size: int | None = _d_int_mult4(obj["size"])
+            result.size = _d_int_mult4(obj["size"])
         except DecodeError as error:
             raise error.at(_segment("size")) from None
-    else:
-        f_size = None
-    if "step" in f_present:
+    if "step" in present:
         try:
-            f_step: float | None = _d_float_mult0p01(obj["step"])
+            result.step = _d_float_mult0p01(obj["step"])
         except DecodeError as error:
             raise error.at(_segment("step")) from None
-    else:
-        f_step = None
-    if "labels" in f_present:
+    if "labels" in present:
         try:
-            f_labels: dict[str, str] | None = _d_map_str_minprops1_maxprops2(obj["labels"])
+            result.labels = _d_map_str_minprops1_maxprops2(obj["labels"])
         except DecodeError as error:
             raise error.at(_segment("labels")) from None
-    else:
-        f_labels = None
-    result = Toolbox.__new__(Toolbox)
-    result.tools = f_tools
-    result.tags = f_tags
-    result.size = f_size
-    result.step = f_step
-    result.labels = f_labels
-    result._present = f_present
     return result
 
 

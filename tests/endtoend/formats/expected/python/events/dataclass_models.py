@@ -82,48 +82,36 @@ def _decode_event(data: object) -> Event:
         f_created = _d_str_format_date_time(v_created)
     except DecodeError as error:
         raise error.at(_segment("created")) from None
+    result = Event.__new__(Event)
+    result.created = f_created
+    result.day = None
+    result.id = None
+    result.count = None
+    result.link = None
+    result._present = frozenset()
     if len(obj) == 1:  # no optional key: every default
-        result = Event.__new__(Event)
-        result.created = f_created
-        result.day = None
-        result.id = None
-        result.count = None
-        result.link = None
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _EVENT_OPTIONAL.intersection(obj)
-    if "day" in f_present:
+    result._present = present = _EVENT_OPTIONAL.intersection(obj)
+    if "day" in present:
         f_day = obj["day"]
         if f_day is not None and type(f_day) is not str:
             raise _field_error(f_day, "string", "day")
-    else:
-        f_day = None
-    if "id" in f_present:
+        result.day = f_day
+    if "id" in present:
         try:
-            f_id: str | None = _d_str_minlen36(obj["id"])
+            result.id = _d_str_minlen36(obj["id"])
         except DecodeError as error:
             raise error.at(_segment("id")) from None
-    else:
-        f_id = None
-    if "count" in f_present:
+    if "count" in present:
         f_count = obj["count"]
         if type(f_count) is not int or not -_INT_BOUND < f_count < _INT_BOUND:
             raise _field_error(f_count, "integer", "count")
-    else:
-        f_count = None
-    if "link" in f_present:
+        result.count = f_count
+    if "link" in present:
         f_link = obj["link"]
         if type(f_link) is not str:
             raise _field_error(f_link, "string", "link")
-    else:
-        f_link = None
-    result = Event.__new__(Event)
-    result.created = f_created
-    result.day = f_day
-    result.id = f_id
-    result.count = f_count
-    result.link = f_link
-    result._present = f_present
+        result.link = f_link
     return result
 
 

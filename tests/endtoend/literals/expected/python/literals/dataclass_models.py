@@ -162,118 +162,82 @@ def _decode_holder(data: object) -> Holder:
     obj: dict[str, object] = data
     if not _HOLDER_KEYS.issuperset(obj):
         _forbid_unknown(obj, _HOLDER_KEYS)
+    result = Holder.__new__(Holder)
+    result.mixed = None
+    result.numbers = None
+    result.nothing = None
+    result.null_type = None
+    result.fraction = None
+    result.whole = None
+    result.object_ = None
+    result.array = None
+    result.scalars = None
+    result.listed = None
+    result.one = None
+    result.yes = None
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = Holder.__new__(Holder)
-        result.mixed = None
-        result.numbers = None
-        result.nothing = None
-        result.null_type = None
-        result.fraction = None
-        result.whole = None
-        result.object_ = None
-        result.array = None
-        result.scalars = None
-        result.listed = None
-        result.one = None
-        result.yes = None
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _HOLDER_OPTIONAL.intersection(obj)
-    if "mixed" in f_present:
+    result._present = present = _HOLDER_OPTIONAL.intersection(obj)
+    if "mixed" in present:
         try:
-            f_mixed: JSONValue | None = _d_lits_6_foo_true_foo_12_null(obj["mixed"])
+            result.mixed = _d_lits_6_foo_true_foo_12_null(obj["mixed"])
         except DecodeError as error:
             raise error.at(_segment("mixed")) from None
-    else:
-        f_mixed = None
-    if "numbers" in f_present:
+    if "numbers" in present:
         try:
-            f_numbers: Literal[1, 2, 3] | None = _d_lits_1_2_3(obj["numbers"])
+            result.numbers = _d_lits_1_2_3(obj["numbers"])
         except DecodeError as error:
             raise error.at(_segment("numbers")) from None
-    else:
-        f_numbers = None
-    if "nothing" in f_present:
+    if "nothing" in present:
         f_nothing = _optional(obj, "nothing", _d_lits_null, None)
-    else:
-        f_nothing = None
-    if "null_type" in f_present:
+        result.nothing = f_nothing
+    if "null_type" in present:
         f_null_type = _optional(obj, "null_type", _d_lits_null, None)
-    else:
-        f_null_type = None
-    if "fraction" in f_present:
+        result.null_type = f_null_type
+    if "fraction" in present:
         try:
-            f_fraction: JSONValue | None = _d_lits_m2p5(obj["fraction"])
+            result.fraction = _d_lits_m2p5(obj["fraction"])
         except DecodeError as error:
             raise error.at(_segment("fraction")) from None
-    else:
-        f_fraction = None
-    if "whole" in f_present:
+    if "whole" in present:
         try:
-            f_whole: JSONValue | None = _d_lits_2p0(obj["whole"])
+            result.whole = _d_lits_2p0(obj["whole"])
         except DecodeError as error:
             raise error.at(_segment("whole")) from None
-    else:
-        f_whole = None
-    if "object" in f_present:
+    if "object" in present:
         try:
-            f_object_: JSONValue | None = _d_lits_a_1_b_true_c_null(obj["object"])
+            result.object_ = _d_lits_a_1_b_true_c_null(obj["object"])
         except DecodeError as error:
             raise error.at(_segment("object")) from None
-    else:
-        f_object_ = None
-    if "array" in f_present:
+    if "array" in present:
         try:
-            f_array: JSONValue | None = _d_lits_false_0(obj["array"])
+            result.array = _d_lits_false_0(obj["array"])
         except DecodeError as error:
             raise error.at(_segment("array")) from None
-    else:
-        f_array = None
-    if "scalars" in f_present:
+    if "scalars" in present:
         try:
-            f_scalars: Literal["x", 1, False, None] | None = _d_lits_x_1_false_null(obj["scalars"])
+            result.scalars = _d_lits_x_1_false_null(obj["scalars"])
         except DecodeError as error:
             raise error.at(_segment("scalars")) from None
-    else:
-        f_scalars = None
-    if "listed" in f_present:
+    if "listed" in present:
         v_listed = obj["listed"]
         if type(v_listed) is not list:
             raise _field_error(v_listed, "array", "listed")
         try:
-            f_listed: list[JSONValue] | None = [_d_lits_0p5_half(item) for item in v_listed]
+            result.listed = [_d_lits_0p5_half(item) for item in v_listed]
         except DecodeError:
             raise _item_error(v_listed, _d_lits_0p5_half, "listed") from None
-    else:
-        f_listed = None
-    if "one" in f_present:
+    if "one" in present:
         try:
-            f_one: Literal[1] | None = _d_lit_1(obj["one"])
+            result.one = _d_lit_1(obj["one"])
         except DecodeError as error:
             raise error.at(_segment("one")) from None
-    else:
-        f_one = None
-    if "yes" in f_present:
+    if "yes" in present:
         try:
-            f_yes: Literal[True] | None = _d_lit_True(obj["yes"])
+            result.yes = _d_lit_True(obj["yes"])
         except DecodeError as error:
             raise error.at(_segment("yes")) from None
-    else:
-        f_yes = None
-    result = Holder.__new__(Holder)
-    result.mixed = f_mixed
-    result.numbers = f_numbers
-    result.nothing = f_nothing
-    result.null_type = f_null_type
-    result.fraction = f_fraction
-    result.whole = f_whole
-    result.object_ = f_object_
-    result.array = f_array
-    result.scalars = f_scalars
-    result.listed = f_listed
-    result.one = f_one
-    result.yes = f_yes
-    result._present = f_present
     return result
 
 

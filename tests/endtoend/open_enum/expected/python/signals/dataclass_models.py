@@ -237,72 +237,49 @@ def _decode_reply(data: object) -> Reply:
         f_status = _decode_status(v_status)
     except DecodeError as error:
         raise error.at(_segment("status")) from None
+    result = Reply.__new__(Reply)
+    result.stop_reason = f_stop_reason
+    result.status = f_status
+    result.mode = None
+    result.kind = None
+    result.history = None
+    result.previous = None
+    result.color = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 2:  # no optional key: every default
-        result = Reply.__new__(Reply)
-        result.stop_reason = f_stop_reason
-        result.status = f_status
-        result.mode = None
-        result.kind = None
-        result.history = None
-        result.previous = None
-        result.color = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _REPLY_OPTIONAL.intersection(obj)
-    if "mode" in f_present:
+    result._present = present = _REPLY_OPTIONAL.intersection(obj)
+    if "mode" in present:
         try:
-            f_mode: Mode | None = _decode_mode(obj["mode"])
+            result.mode = _decode_mode(obj["mode"])
         except DecodeError as error:
             raise error.at(_segment("mode")) from None
-    else:
-        f_mode = None
-    if "kind" in f_present:
+    if "kind" in present:
         try:
-            f_kind: Kind | UnknownKind | None = _decode_kind(obj["kind"])
+            result.kind = _decode_kind(obj["kind"])
         except DecodeError as error:
             raise error.at(_segment("kind")) from None
-    else:
-        f_kind = None
-    if "history" in f_present:
+    if "history" in present:
         v_history = obj["history"]
         if type(v_history) is not list:
             raise _field_error(v_history, "array", "history")
         try:
-            f_history: list[Status | UnknownStatus] | None = [
-                _decode_status(item) for item in v_history
-            ]
+            result.history = [_decode_status(item) for item in v_history]
         except DecodeError:
             raise _item_error(v_history, _decode_status, "history") from None
-    else:
-        f_history = None
-    if "previous" in f_present:
+    if "previous" in present:
         try:
-            f_previous: StopReason | UnknownStopReason | None = _d_opt_stop_reason(obj["previous"])
+            result.previous = _d_opt_stop_reason(obj["previous"])
         except DecodeError as error:
             raise error.at(_segment("previous")) from None
-    else:
-        f_previous = None
-    if "color" in f_present:
+    if "color" in present:
         try:
-            f_color: ReplyColor | UnknownReplyColor | None = _decode_reply_color(obj["color"])
+            result.color = _decode_reply_color(obj["color"])
         except DecodeError as error:
             raise error.at(_segment("color")) from None
-    else:
-        f_color = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 2 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _REPLY_KEYS)
-    result = Reply.__new__(Reply)
-    result.stop_reason = f_stop_reason
-    result.status = f_status
-    result.mode = f_mode
-    result.kind = f_kind
-    result.history = f_history
-    result.previous = f_previous
-    result.color = f_color
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 2 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _REPLY_KEYS)
     return result
 
 

@@ -60,12 +60,12 @@ _CHECK_LINK_NOT_IF_THEN_ELSE_DEPENDENTSCHEMAS: dict[str, object] = {
     "else": {"properties": {"rel": {"$ref": "#/$defs/Short"}}},
     "dependentSchemas": {"b": {"properties": {"a": {"minimum": 3}}}},
 }
-_CHECK_NAMED_NAME_NOT: dict[str, object] = {"not": {"pattern": "^x"}}
 _CHECK_ODD_IF_THEN: dict[str, object] = {
     "if": {"properties": {"p": {"type": "str"}}},
     "then": {"required": ["q"]},
 }
 _CHECK_PAIR_NOT: dict[str, object] = {"not": {"const": "bad"}}
+_CHECK_NAMED_NAME_NOT: dict[str, object] = {"not": {"pattern": "^x"}}
 _CHECK_DEFS: dict[str, object] = {"Short": {"type": "string", "maxLength": 3}}
 _CHECK_UNKNOWN_TYPES: tuple[str, ...] = ("str",)
 
@@ -226,50 +226,38 @@ def _decode_link(data: object) -> Link:
         _CHECK_LINK_NOT_IF_THEN_ELSE_DEPENDENTSCHEMAS,
         "'not/if/then/else/dependentSchemas' at /$defs/Link",
     )
+    result = Link.__new__(Link)
+    result.href = None
+    result.rel = None
+    result.a = None
+    result.b = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = Link.__new__(Link)
-        result.href = None
-        result.rel = None
-        result.a = None
-        result.b = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _LINK_OPTIONAL.intersection(obj)
-    if "href" in f_present:
+    result._present = present = _LINK_OPTIONAL.intersection(obj)
+    if "href" in present:
         f_href = obj["href"]
         if type(f_href) is not str:
             raise _field_error(f_href, "string", "href")
-    else:
-        f_href = None
-    if "rel" in f_present:
+        result.href = f_href
+    if "rel" in present:
         f_rel = obj["rel"]
         if type(f_rel) is not str:
             raise _field_error(f_rel, "string", "rel")
-    else:
-        f_rel = None
-    if "a" in f_present:
+        result.rel = f_rel
+    if "a" in present:
         f_a = obj["a"]
         if type(f_a) is not int or not -_INT_BOUND < f_a < _INT_BOUND:
             raise _field_error(f_a, "integer", "a")
-    else:
-        f_a = None
-    if "b" in f_present:
+        result.a = f_a
+    if "b" in present:
         f_b = obj["b"]
         if type(f_b) is not int or not -_INT_BOUND < f_b < _INT_BOUND:
             raise _field_error(f_b, "integer", "b")
-    else:
-        f_b = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _LINK_KEYS)
-    result = Link.__new__(Link)
-    result.href = f_href
-    result.rel = f_rel
-    result.a = f_a
-    result.b = f_b
-    result.extra = f_extra
-    result._present = f_present
+        result.b = f_b
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _LINK_KEYS)
     return result
 
 
@@ -277,27 +265,20 @@ def _decode_named(data: object) -> Named:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    result = Named.__new__(Named)
+    result.name = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = Named.__new__(Named)
-        result.name = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _NAMED_OPTIONAL.intersection(obj)
-    if "name" in f_present:
+    result._present = present = _NAMED_OPTIONAL.intersection(obj)
+    if "name" in present:
         try:
-            f_name: str | None = _d_checked_named_name_not_str(obj["name"])
+            result.name = _d_checked_named_name_not_str(obj["name"])
         except DecodeError as error:
             raise error.at(_segment("name")) from None
-    else:
-        f_name = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _NAMED_KEYS)
-    result = Named.__new__(Named)
-    result.name = f_name
-    result.extra = f_extra
-    result._present = f_present
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _NAMED_KEYS)
     return result
 
 
@@ -306,26 +287,20 @@ def _decode_odd(data: object) -> Odd:
         raise _type_error("object", data)
     obj: dict[str, object] = data
     _schema_check(obj, _CHECK_ODD_IF_THEN, "'if/then' at /$defs/Odd")
+    result = Odd.__new__(Odd)
+    result.p = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = Odd.__new__(Odd)
-        result.p = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _ODD_OPTIONAL.intersection(obj)
-    if "p" in f_present:
+    result._present = present = _ODD_OPTIONAL.intersection(obj)
+    if "p" in present:
         f_p = obj["p"]
         if type(f_p) is not str:
             raise _field_error(f_p, "string", "p")
-    else:
-        f_p = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _ODD_KEYS)
-    result = Odd.__new__(Odd)
-    result.p = f_p
-    result.extra = f_extra
-    result._present = f_present
+        result.p = f_p
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _ODD_KEYS)
     return result
 
 

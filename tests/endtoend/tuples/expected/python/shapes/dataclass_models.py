@@ -91,35 +91,26 @@ def _decode_shapes(data: object) -> Shapes:
     if type(data) is not dict:
         raise _type_error("object", data)
     obj: dict[str, object] = data
+    result = Shapes.__new__(Shapes)
+    result.point = None
+    result.label = None
+    result.extra = {}
+    result._present = frozenset()
     if len(obj) == 0:  # no optional key: every default
-        result = Shapes.__new__(Shapes)
-        result.point = None
-        result.label = None
-        result.extra = {}
-        result._present = frozenset()
         return result
-    f_present: frozenset[str] = _SHAPES_OPTIONAL.intersection(obj)
-    if "point" in f_present:
+    result._present = present = _SHAPES_OPTIONAL.intersection(obj)
+    if "point" in present:
         try:
-            f_point: Point | None = _decode_point(obj["point"])
+            result.point = _decode_point(obj["point"])
         except DecodeError as error:
             raise error.at(_segment("point")) from None
-    else:
-        f_point = None
-    if "label" in f_present:
+    if "label" in present:
         f_label = obj["label"]
         if type(f_label) is not str:
             raise _field_error(f_label, "string", "label")
-    else:
-        f_label = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 0 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _SHAPES_KEYS)
-    result = Shapes.__new__(Shapes)
-    result.point = f_point
-    result.label = f_label
-    result.extra = f_extra
-    result._present = f_present
+        result.label = f_label
+    if len(obj) != 0 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _SHAPES_KEYS)
     return result
 
 

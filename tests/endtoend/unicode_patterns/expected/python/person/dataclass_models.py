@@ -145,29 +145,21 @@ def _decode_person(data: object) -> Person:
         f_name = _d_str_re0(v_name)
     except DecodeError as error:
         raise error.at(_segment("name")) from None
-    if len(obj) == 1:  # no optional key: every default
-        result = Person.__new__(Person)
-        result.name = f_name
-        result.nick = None
-        result.extra = {}
-        result._present = frozenset()
-        return result
-    f_present: frozenset[str] = _PERSON_OPTIONAL.intersection(obj)
-    if "nick" in f_present:
-        try:
-            f_nick: str | None = _d_checked_nick_not_str(obj["nick"])
-        except DecodeError as error:
-            raise error.at(_segment("nick")) from None
-    else:
-        f_nick = None
-    f_extra: dict[str, JSONValue] = {}
-    if len(obj) != 1 + len(f_present):  # undeclared keys
-        f_extra = _unknown(obj, _PERSON_KEYS)
     result = Person.__new__(Person)
     result.name = f_name
-    result.nick = f_nick
-    result.extra = f_extra
-    result._present = f_present
+    result.nick = None
+    result.extra = {}
+    result._present = frozenset()
+    if len(obj) == 1:  # no optional key: every default
+        return result
+    result._present = present = _PERSON_OPTIONAL.intersection(obj)
+    if "nick" in present:
+        try:
+            result.nick = _d_checked_nick_not_str(obj["nick"])
+        except DecodeError as error:
+            raise error.at(_segment("nick")) from None
+    if len(obj) != 1 + len(present):  # undeclared keys
+        result.extra = _unknown(obj, _PERSON_KEYS)
     return result
 
 

@@ -40,6 +40,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from loading import import_flavor  # noqa: E402
 
 from tests.corpus import CORPUS, MEMORY_LIMIT, CorpusSchema, describe, read_index  # noqa: E402
 
@@ -58,6 +61,7 @@ class Outcome:
 
 
 def _import(path: Path, name: str) -> ModuleType:
+    """A module of one file (datamodel-code-generator's output), imported as `name`."""
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -96,8 +100,8 @@ def _polytype(schema: CorpusSchema, work: Path) -> Outcome:
     if code != 0:
         return Outcome(False, 0, len(instances), seconds, f"exit {code}: {message}"[:120])
     packages = sorted((out / "python").iterdir())
-    models = _import(
-        packages[0] / "dataclass_models.py", f"corpus_polytype_{os.getpid()}_{id(schema)}"
+    models = import_flavor(
+        packages[0], "dataclass_models", f"corpus_polytype_{os.getpid()}_{id(schema)}"
     )
     types = describe(schema.path, work)["types"]  # `file#pointer` -> type, through the IR
     exact = 0

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import importlib
-import importlib.util
 import json
 import pstats
 import subprocess
@@ -34,25 +32,14 @@ sys.path.insert(0, str(HERE))
 
 import agui_pydantic_plain as hand  # noqa: E402
 import runtime  # noqa: E402
+from loading import import_flavor  # noqa: E402
 
 
 def load(directory: Path, flavor: str, label: str) -> ModuleType:
     """One flavor of the `agui_plain` package in `directory`, imported as a submodule of
     that package under a name of its own (`_<label>_agui_plain`), so that two versions can
     sit side by side and the flavor's relative import of its package runtime resolves."""
-    package_dir = directory / "agui_plain"
-    package_name = f"_{label}_agui_plain"
-    if package_name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            package_name,
-            package_dir / "__init__.py",
-            submodule_search_locations=[str(package_dir)],
-        )
-        assert spec is not None and spec.loader is not None
-        package = importlib.util.module_from_spec(spec)
-        sys.modules[package_name] = package
-        spec.loader.exec_module(package)
-    return importlib.import_module(f"{package_name}.{flavor}")
+    return import_flavor(directory / "agui_plain", flavor, f"_{label}_agui_plain")
 
 
 def operations(

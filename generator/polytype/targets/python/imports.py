@@ -244,11 +244,15 @@ def _stands(name: str, text: str) -> str:
 
 def _starts_target(text: str, start: int, end: int) -> bool:
     """Whether the identifier at `text[start:end]` is the first word of its line and is
-    followed by `:` (not `:=`)."""
+    followed by `:` (not `:=`) or ` = ` (an enum member `VERSION = "version"`, a keyword
+    argument on a line of its own)."""
     line_start = text.rfind("\n", 0, start) + 1
     if text[line_start:start].strip(" \t"):
         return False
-    return text.startswith(":", end) and not text.startswith(":=", end)
+    after = text[end : end + 3]
+    if after.startswith(":"):
+        return not after.startswith(":=")
+    return after.startswith(("=", " =")) and not after.startswith(("==", " =="))
 
 
 def _is_word(character: str) -> bool:

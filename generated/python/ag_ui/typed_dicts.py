@@ -4154,356 +4154,357 @@ _EVENT_BY_TAG: dict[object, Callable[[object], Event]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_event_type(data: object) -> EventType | UnknownEventType:
-    """Check `data` (as `json.loads` returns it) against EventType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event_type, data)
 
 
 def validate_text_message_role(data: object) -> TextMessageRole | UnknownTextMessageRole:
-    """Check `data` (as `json.loads` returns it) against TextMessageRole; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_role, data)
 
 
 def validate_reasoning_encrypted_value_subtype(
     data: object,
 ) -> ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype:
-    """Check `data` (as `json.loads` returns it) against ReasoningEncryptedValueSubtype; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_encrypted_value_subtype, data)
 
 
 def validate_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
-    """Check `data` (as `json.loads` returns it) against ResumeStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_resume_status, data)
 
 
 def validate_tool_call_result_role(data: object) -> ToolCallResultRole:
-    """Check `data` (as `json.loads` returns it) against ToolCallResultRole; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_result_role, data)
 
 
 def validate_state(data: object) -> State:
-    """Check `data` (as `json.loads` returns it) against State; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_state, data)
 
 
 def validate_messages(data: object) -> Messages:
-    """Check `data` (as `json.loads` returns it) against Messages; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_messages, data)
 
 
 def validate_run_agent_input(data: object) -> RunAgentInput:
-    """Check `data` (as `json.loads` returns it) against RunAgentInput; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_agent_input, data)
 
 
 def validate_resume_entry(data: object) -> ResumeEntry:
-    """Check `data` (as `json.loads` returns it) against ResumeEntry; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_resume_entry, data)
 
 
 def validate_interrupt(data: object) -> Interrupt:
-    """Check `data` (as `json.loads` returns it) against Interrupt; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_interrupt, data)
 
 
 def validate_token_usage(data: object) -> TokenUsage:
-    """Check `data` (as `json.loads` returns it) against TokenUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_token_usage, data)
 
 
 def validate_run_finished_success_outcome(data: object) -> RunFinishedSuccessOutcome:
-    """Check `data` (as `json.loads` returns it) against RunFinishedSuccessOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_success_outcome, data)
 
 
 def validate_run_finished_interrupt_outcome(data: object) -> RunFinishedInterruptOutcome:
-    """Check `data` (as `json.loads` returns it) against RunFinishedInterruptOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_interrupt_outcome, data)
 
 
 def validate_run_finished_outcome(data: object) -> RunFinishedOutcome:
-    """Check `data` (as `json.loads` returns it) against RunFinishedOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_outcome, data)
 
 
 def validate_context(data: object) -> Context:
-    """Check `data` (as `json.loads` returns it) against Context; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_context, data)
 
 
 def validate_tool(data: object) -> Tool:
-    """Check `data` (as `json.loads` returns it) against Tool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool, data)
 
 
 def validate_function_call(data: object) -> FunctionCall:
-    """Check `data` (as `json.loads` returns it) against FunctionCall; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_function_call, data)
 
 
 def validate_tool_call(data: object) -> ToolCall:
-    """Check `data` (as `json.loads` returns it) against ToolCall; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_developer_message(data: object) -> DeveloperMessage:
-    """Check `data` (as `json.loads` returns it) against DeveloperMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_developer_message, data)
 
 
 def validate_system_message(data: object) -> SystemMessage:
-    """Check `data` (as `json.loads` returns it) against SystemMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_message, data)
 
 
 def validate_assistant_message(data: object) -> AssistantMessage:
-    """Check `data` (as `json.loads` returns it) against AssistantMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_assistant_message, data)
 
 
 def validate_user_message(data: object) -> UserMessage:
-    """Check `data` (as `json.loads` returns it) against UserMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_message, data)
 
 
 def validate_tool_message(data: object) -> ToolMessage:
-    """Check `data` (as `json.loads` returns it) against ToolMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_message, data)
 
 
 def validate_activity_message(data: object) -> ActivityMessage:
-    """Check `data` (as `json.loads` returns it) against ActivityMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_activity_message, data)
 
 
 def validate_reasoning_message(data: object) -> ReasoningMessage:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message, data)
 
 
 def validate_input_content_data_source(data: object) -> InputContentDataSource:
-    """Check `data` (as `json.loads` returns it) against InputContentDataSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content_data_source, data)
 
 
 def validate_input_content_url_source(data: object) -> InputContentUrlSource:
-    """Check `data` (as `json.loads` returns it) against InputContentUrlSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content_url_source, data)
 
 
 def validate_input_content_source(data: object) -> InputContentSource:
-    """Check `data` (as `json.loads` returns it) against InputContentSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content_source, data)
 
 
 def validate_image_input_content(data: object) -> ImageInputContent:
-    """Check `data` (as `json.loads` returns it) against ImageInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_input_content, data)
 
 
 def validate_audio_input_content(data: object) -> AudioInputContent:
-    """Check `data` (as `json.loads` returns it) against AudioInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_audio_input_content, data)
 
 
 def validate_video_input_content(data: object) -> VideoInputContent:
-    """Check `data` (as `json.loads` returns it) against VideoInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_video_input_content, data)
 
 
 def validate_document_input_content(data: object) -> DocumentInputContent:
-    """Check `data` (as `json.loads` returns it) against DocumentInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document_input_content, data)
 
 
 def validate_text_input_content(data: object) -> TextInputContent:
-    """Check `data` (as `json.loads` returns it) against TextInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_input_content, data)
 
 
 def validate_binary_input_content(data: object) -> BinaryInputContent:
-    """Check `data` (as `json.loads` returns it) against BinaryInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_binary_input_content, data)
 
 
 def validate_input_content(data: object) -> InputContent:
-    """Check `data` (as `json.loads` returns it) against InputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content, data)
 
 
 def validate_event(data: object) -> Event:
-    """Check `data` (as `json.loads` returns it) against Event; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event, data)
 
 
 def validate_run_started_event(data: object) -> RunStartedEvent:
-    """Check `data` (as `json.loads` returns it) against RunStartedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_started_event, data)
 
 
 def validate_run_finished_event(data: object) -> RunFinishedEvent:
-    """Check `data` (as `json.loads` returns it) against RunFinishedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_event, data)
 
 
 def validate_run_error_event(data: object) -> RunErrorEvent:
-    """Check `data` (as `json.loads` returns it) against RunErrorEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_error_event, data)
 
 
 def validate_step_started_event(data: object) -> StepStartedEvent:
-    """Check `data` (as `json.loads` returns it) against StepStartedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_step_started_event, data)
 
 
 def validate_step_finished_event(data: object) -> StepFinishedEvent:
-    """Check `data` (as `json.loads` returns it) against StepFinishedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_step_finished_event, data)
 
 
 def validate_text_message_start_event(data: object) -> TextMessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_start_event, data)
 
 
 def validate_text_message_content_event(data: object) -> TextMessageContentEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageContentEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_content_event, data)
 
 
 def validate_text_message_end_event(data: object) -> TextMessageEndEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_end_event, data)
 
 
 def validate_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageChunkEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_chunk_event, data)
 
 
 def validate_tool_call_start_event(data: object) -> ToolCallStartEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_start_event, data)
 
 
 def validate_tool_call_args_event(data: object) -> ToolCallArgsEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallArgsEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_args_event, data)
 
 
 def validate_tool_call_end_event(data: object) -> ToolCallEndEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_end_event, data)
 
 
 def validate_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallChunkEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_chunk_event, data)
 
 
 def validate_tool_call_result_event(data: object) -> ToolCallResultEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallResultEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_result_event, data)
 
 
 def validate_state_snapshot_event(data: object) -> StateSnapshotEvent:
-    """Check `data` (as `json.loads` returns it) against StateSnapshotEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_state_snapshot_event, data)
 
 
 def validate_state_delta_event(data: object) -> StateDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against StateDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_state_delta_event, data)
 
 
 def validate_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
-    """Check `data` (as `json.loads` returns it) against MessagesSnapshotEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_messages_snapshot_event, data)
 
 
 def validate_raw_event(data: object) -> RawEvent:
-    """Check `data` (as `json.loads` returns it) against RawEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_raw_event, data)
 
 
 def validate_custom_event(data: object) -> CustomEvent:
-    """Check `data` (as `json.loads` returns it) against CustomEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_custom_event, data)
 
 
 def validate_thinking_text_message_start_event(data: object) -> ThinkingTextMessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingTextMessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_text_message_start_event, data)
 
 
 def validate_thinking_text_message_content_event(data: object) -> ThinkingTextMessageContentEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingTextMessageContentEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_text_message_content_event, data)
 
 
 def validate_thinking_text_message_end_event(data: object) -> ThinkingTextMessageEndEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingTextMessageEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_text_message_end_event, data)
 
 
 def validate_thinking_start_event(data: object) -> ThinkingStartEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_start_event, data)
 
 
 def validate_thinking_end_event(data: object) -> ThinkingEndEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_end_event, data)
 
 
 def validate_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
-    """Check `data` (as `json.loads` returns it) against ActivitySnapshotEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_activity_snapshot_event, data)
 
 
 def validate_activity_delta_event(data: object) -> ActivityDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against ActivityDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_activity_delta_event, data)
 
 
 def validate_reasoning_start_event(data: object) -> ReasoningStartEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_start_event, data)
 
 
 def validate_reasoning_message_start_event(data: object) -> ReasoningMessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_start_event, data)
 
 
 def validate_reasoning_message_content_event(data: object) -> ReasoningMessageContentEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageContentEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_content_event, data)
 
 
 def validate_reasoning_message_end_event(data: object) -> ReasoningMessageEndEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_end_event, data)
 
 
 def validate_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunkEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageChunkEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_chunk_event, data)
 
 
 def validate_reasoning_end_event(data: object) -> ReasoningEndEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_end_event, data)
 
 
 def validate_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedValueEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningEncryptedValueEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_encrypted_value_event, data)

@@ -584,96 +584,97 @@ _AGENT_RESPONSE_BY_TAG: dict[object, Callable[[object], AgentResponse]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_tool_call_function(data: object) -> ToolCallFunction:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallFunction; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_function, data)
 
 
 def encode_tool_call_function(value: ToolCallFunction) -> JSONValue:
-    """Encode ToolCallFunction as JSON data (the inverse of `decode_tool_call_function`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call(data: object) -> ToolCall:
-    """Decode JSON data (as `json.loads` returns it) into ToolCall; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call, data)
 
 
 def encode_tool_call(value: ToolCall) -> JSONValue:
-    """Encode ToolCall as JSON data (the inverse of `decode_tool_call`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_output(data: object) -> ToolOutput:
-    """Decode JSON data (as `json.loads` returns it) into ToolOutput; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_output, data)
 
 
 def encode_tool_output(value: ToolOutput) -> JSONValue:
-    """Encode ToolOutput as JSON data (the inverse of `decode_tool_output`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_result(data: object) -> ToolResult:
-    """Decode JSON data (as `json.loads` returns it) into ToolResult; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_result, data)
 
 
 def encode_tool_result(value: ToolResult) -> JSONValue:
-    """Encode ToolResult as JSON data (the inverse of `decode_tool_result`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_response(data: object) -> MessageResponse:
-    """Decode JSON data (as `json.loads` returns it) into MessageResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_response, data)
 
 
 def encode_message_response(value: MessageResponse) -> JSONValue:
-    """Encode MessageResponse as JSON data (the inverse of `decode_message_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call_response(data: object) -> ToolCallResponse:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_response, data)
 
 
 def encode_tool_call_response(value: ToolCallResponse) -> JSONValue:
-    """Encode ToolCallResponse as JSON data (the inverse of `decode_tool_call_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_agent_response(data: object) -> AgentResponse:
-    """Decode JSON data (as `json.loads` returns it) into AgentResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_agent_response, data)
 
 
 def encode_agent_response(value: AgentResponse) -> JSONValue:
-    """Encode AgentResponse as JSON data (the inverse of `decode_agent_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_event_type(data: object) -> EventType | UnknownEventType:
-    """Decode JSON data (as `json.loads` returns it) into EventType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_event_type, data)
 
 
 def encode_event_type(value: EventType | UnknownEventType) -> JSONValue:
-    """Encode EventType as JSON data (the inverse of `decode_event_type`)."""
+    """Encode as JSON data."""
     return value if isinstance(value, str) else value.value
 
 
 def decode_event(data: object) -> Event:
-    """Decode JSON data (as `json.loads` returns it) into Event; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_event, data)
 
 
 def encode_event(value: Event) -> JSONValue:
-    """Encode Event as JSON data (the inverse of `decode_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

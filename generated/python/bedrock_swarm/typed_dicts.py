@@ -458,49 +458,50 @@ _AGENT_RESPONSE_BY_TAG: dict[object, Callable[[object], AgentResponse]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_tool_call_function(data: object) -> ToolCallFunction:
-    """Check `data` (as `json.loads` returns it) against ToolCallFunction; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_function, data)
 
 
 def validate_tool_call(data: object) -> ToolCall:
-    """Check `data` (as `json.loads` returns it) against ToolCall; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call, data)
 
 
 def validate_tool_output(data: object) -> ToolOutput:
-    """Check `data` (as `json.loads` returns it) against ToolOutput; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_output, data)
 
 
 def validate_tool_result(data: object) -> ToolResult:
-    """Check `data` (as `json.loads` returns it) against ToolResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result, data)
 
 
 def validate_message_response(data: object) -> MessageResponse:
-    """Check `data` (as `json.loads` returns it) against MessageResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_response, data)
 
 
 def validate_tool_call_response(data: object) -> ToolCallResponse:
-    """Check `data` (as `json.loads` returns it) against ToolCallResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_response, data)
 
 
 def validate_agent_response(data: object) -> AgentResponse:
-    """Check `data` (as `json.loads` returns it) against AgentResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_agent_response, data)
 
 
 def validate_event_type(data: object) -> EventType | UnknownEventType:
-    """Check `data` (as `json.loads` returns it) against EventType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event_type, data)
 
 
 def validate_event(data: object) -> Event:
-    """Check `data` (as `json.loads` returns it) against Event; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event, data)

@@ -5522,460 +5522,461 @@ _COMPACT_BOUNDARY_MESSAGE_BY_TAG: dict[object, Callable[[object], CompactBoundar
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_message_type(data: object) -> MessageType | UnknownMessageType:
-    """Check `data` (as `json.loads` returns it) against MessageType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_type, data)
 
 
 def validate_permission_mode(data: object) -> PermissionMode | UnknownPermissionMode:
-    """Check `data` (as `json.loads` returns it) against PermissionMode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_permission_mode, data)
 
 
 def validate_result_subtype(data: object) -> ResultSubtype | UnknownResultSubtype:
-    """Check `data` (as `json.loads` returns it) against ResultSubtype; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_result_subtype, data)
 
 
 def validate_session_type(data: object) -> SessionType:
-    """Check `data` (as `json.loads` returns it) against SessionType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_session_type, data)
 
 
 def validate_user_type(data: object) -> UserType:
-    """Check `data` (as `json.loads` returns it) against UserType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_type, data)
 
 
 def validate_compact_direction(data: object) -> CompactDirection:
-    """Check `data` (as `json.loads` returns it) against CompactDirection; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_direction, data)
 
 
 def validate_compact_trigger(data: object) -> CompactTrigger:
-    """Check `data` (as `json.loads` returns it) against CompactTrigger; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_trigger, data)
 
 
 def validate_hook_outcome(data: object) -> HookOutcome | UnknownHookOutcome:
-    """Check `data` (as `json.loads` returns it) against HookOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_outcome, data)
 
 
 def validate_rate_limit_status(data: object) -> RateLimitStatus | UnknownRateLimitStatus:
-    """Check `data` (as `json.loads` returns it) against RateLimitStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_status, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_system_event(data: object) -> SystemEvent:
-    """Check `data` (as `json.loads` returns it) against SystemEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_event, data)
 
 
 def validate_system_message(data: object) -> SystemMessage:
-    """Check `data` (as `json.loads` returns it) against SystemMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_message, data)
 
 
 def validate_system_status_message(data: object) -> SystemStatusMessage:
-    """Check `data` (as `json.loads` returns it) against SystemStatusMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_status_message, data)
 
 
 def validate_system_status_message_compact_result(data: object) -> SystemStatusMessageCompactResult:
-    """Check `data` (as `json.loads` returns it) against SystemStatusMessageCompactResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_status_message_compact_result, data)
 
 
 def validate_system_compact_boundary(data: object) -> SystemCompactBoundary:
-    """Check `data` (as `json.loads` returns it) against SystemCompactBoundary; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_compact_boundary, data)
 
 
 def validate_hook_started_message(data: object) -> HookStartedMessage:
-    """Check `data` (as `json.loads` returns it) against HookStartedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_started_message, data)
 
 
 def validate_hook_progress_message(data: object) -> HookProgressMessage:
-    """Check `data` (as `json.loads` returns it) against HookProgressMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_progress_message, data)
 
 
 def validate_hook_response_message(data: object) -> HookResponseMessage:
-    """Check `data` (as `json.loads` returns it) against HookResponseMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_response_message, data)
 
 
 def validate_task_started_message(data: object) -> TaskStartedMessage:
-    """Check `data` (as `json.loads` returns it) against TaskStartedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_started_message, data)
 
 
 def validate_task_progress_message(data: object) -> TaskProgressMessage:
-    """Check `data` (as `json.loads` returns it) against TaskProgressMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_progress_message, data)
 
 
 def validate_task_notification_message(data: object) -> TaskNotificationMessage:
-    """Check `data` (as `json.loads` returns it) against TaskNotificationMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_notification_message, data)
 
 
 def validate_task_updated_message(data: object) -> TaskUpdatedMessage:
-    """Check `data` (as `json.loads` returns it) against TaskUpdatedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_updated_message, data)
 
 
 def validate_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
-    """Check `data` (as `json.loads` returns it) against BackgroundTasksChangedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_background_tasks_changed_message, data)
 
 
 def validate_files_persisted_event(data: object) -> FilesPersistedEvent:
-    """Check `data` (as `json.loads` returns it) against FilesPersistedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_files_persisted_event, data)
 
 
 def validate_api_retry_message(data: object) -> ApiRetryMessage:
-    """Check `data` (as `json.loads` returns it) against ApiRetryMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_api_retry_message, data)
 
 
 def validate_local_command_output_message(data: object) -> LocalCommandOutputMessage:
-    """Check `data` (as `json.loads` returns it) against LocalCommandOutputMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_local_command_output_message, data)
 
 
 def validate_session_state_changed_message(data: object) -> SessionStateChangedMessage:
-    """Check `data` (as `json.loads` returns it) against SessionStateChangedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_session_state_changed_message, data)
 
 
 def validate_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
-    """Check `data` (as `json.loads` returns it) against ElicitationCompleteMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_elicitation_complete_message, data)
 
 
 def validate_informational_message(data: object) -> InformationalMessage:
-    """Check `data` (as `json.loads` returns it) against InformationalMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_informational_message, data)
 
 
 def validate_notification_message(data: object) -> NotificationMessage:
-    """Check `data` (as `json.loads` returns it) against NotificationMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_notification_message, data)
 
 
 def validate_permission_denied_message(data: object) -> PermissionDeniedMessage:
-    """Check `data` (as `json.loads` returns it) against PermissionDeniedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_permission_denied_message, data)
 
 
 def validate_commands_changed_message(data: object) -> CommandsChangedMessage:
-    """Check `data` (as `json.loads` returns it) against CommandsChangedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_commands_changed_message, data)
 
 
 def validate_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
-    """Check `data` (as `json.loads` returns it) against ThinkingTokensMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_tokens_message, data)
 
 
 def validate_mirror_error_message(data: object) -> MirrorErrorMessage:
-    """Check `data` (as `json.loads` returns it) against MirrorErrorMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_mirror_error_message, data)
 
 
 def validate_assistant_message(data: object) -> AssistantMessage:
-    """Check `data` (as `json.loads` returns it) against AssistantMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_assistant_message, data)
 
 
 def validate_user_message(data: object) -> UserMessage:
-    """Check `data` (as `json.loads` returns it) against UserMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_message, data)
 
 
 def validate_result_message(data: object) -> ResultMessage:
-    """Check `data` (as `json.loads` returns it) against ResultMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_result_message, data)
 
 
 def validate_partial_assistant_message(data: object) -> PartialAssistantMessage:
-    """Check `data` (as `json.loads` returns it) against PartialAssistantMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_partial_assistant_message, data)
 
 
 def validate_stream_event_message(data: object) -> StreamEventMessage:
-    """Check `data` (as `json.loads` returns it) against StreamEventMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_stream_event_message, data)
 
 
 def validate_rate_limit_event(data: object) -> RateLimitEvent:
-    """Check `data` (as `json.loads` returns it) against RateLimitEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_event, data)
 
 
 def validate_control_request(data: object) -> ControlRequest:
-    """Check `data` (as `json.loads` returns it) against ControlRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_request, data)
 
 
 def validate_control_response(data: object) -> ControlResponse:
-    """Check `data` (as `json.loads` returns it) against ControlResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_response, data)
 
 
 def validate_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
-    """Check `data` (as `json.loads` returns it) against CompactBoundaryMarker; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_boundary_marker, data)
 
 
 def validate_tool_progress_message(data: object) -> ToolProgressMessage:
-    """Check `data` (as `json.loads` returns it) against ToolProgressMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_progress_message, data)
 
 
 def validate_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
-    """Check `data` (as `json.loads` returns it) against ToolUseSummaryMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_summary_message, data)
 
 
 def validate_auth_status_message(data: object) -> AuthStatusMessage:
-    """Check `data` (as `json.loads` returns it) against AuthStatusMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_auth_status_message, data)
 
 
 def validate_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
-    """Check `data` (as `json.loads` returns it) against PromptSuggestionMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_prompt_suggestion_message, data)
 
 
 def validate_conversation_reset_message(data: object) -> ConversationResetMessage:
-    """Check `data` (as `json.loads` returns it) against ConversationResetMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_conversation_reset_message, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
-    """Check `data` (as `json.loads` returns it) against ContentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block, data)
 
 
 def validate_text_block(data: object) -> TextBlock:
-    """Check `data` (as `json.loads` returns it) against TextBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_block, data)
 
 
 def validate_tool_use_block(data: object) -> ToolUseBlock:
-    """Check `data` (as `json.loads` returns it) against ToolUseBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_block, data)
 
 
 def validate_tool_result_block(data: object) -> ToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against ToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_block, data)
 
 
 def validate_thinking_block(data: object) -> ThinkingBlock:
-    """Check `data` (as `json.loads` returns it) against ThinkingBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_block, data)
 
 
 def validate_control_request_body(data: object) -> ControlRequestBody:
-    """Check `data` (as `json.loads` returns it) against ControlRequestBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_request_body, data)
 
 
 def validate_control_interrupt_request(data: object) -> ControlInterruptRequest:
-    """Check `data` (as `json.loads` returns it) against ControlInterruptRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_interrupt_request, data)
 
 
 def validate_control_can_use_tool_request(data: object) -> ControlCanUseToolRequest:
-    """Check `data` (as `json.loads` returns it) against ControlCanUseToolRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_can_use_tool_request, data)
 
 
 def validate_control_initialize_request(data: object) -> ControlInitializeRequest:
-    """Check `data` (as `json.loads` returns it) against ControlInitializeRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_initialize_request, data)
 
 
 def validate_control_set_permission_mode_request(data: object) -> ControlSetPermissionModeRequest:
-    """Check `data` (as `json.loads` returns it) against ControlSetPermissionModeRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_set_permission_mode_request, data)
 
 
 def validate_control_set_model_request(data: object) -> ControlSetModelRequest:
-    """Check `data` (as `json.loads` returns it) against ControlSetModelRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_set_model_request, data)
 
 
 def validate_control_hook_callback_request(data: object) -> ControlHookCallbackRequest:
-    """Check `data` (as `json.loads` returns it) against ControlHookCallbackRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_hook_callback_request, data)
 
 
 def validate_control_mcp_message_request(data: object) -> ControlMcpMessageRequest:
-    """Check `data` (as `json.loads` returns it) against ControlMcpMessageRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_mcp_message_request, data)
 
 
 def validate_control_response_body(data: object) -> ControlResponseBody:
-    """Check `data` (as `json.loads` returns it) against ControlResponseBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_response_body, data)
 
 
 def validate_control_success_response(data: object) -> ControlSuccessResponse:
-    """Check `data` (as `json.loads` returns it) against ControlSuccessResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_success_response, data)
 
 
 def validate_control_error_response(data: object) -> ControlErrorResponse:
-    """Check `data` (as `json.loads` returns it) against ControlErrorResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_error_response, data)
 
 
 def validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
-    """Check `data` (as `json.loads` returns it) against CompactBoundaryMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_boundary_message, data)
 
 
 def validate_compact_metadata(data: object) -> CompactMetadata:
-    """Check `data` (as `json.loads` returns it) against CompactMetadata; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_metadata, data)
 
 
 def validate_task_notification_status(
     data: object,
 ) -> TaskNotificationStatus | UnknownTaskNotificationStatus:
-    """Check `data` (as `json.loads` returns it) against TaskNotificationStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_notification_status, data)
 
 
 def validate_session_state(data: object) -> SessionState | UnknownSessionState:
-    """Check `data` (as `json.loads` returns it) against SessionState; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_session_state, data)
 
 
 def validate_informational_level(data: object) -> InformationalLevel | UnknownInformationalLevel:
-    """Check `data` (as `json.loads` returns it) against InformationalLevel; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_informational_level, data)
 
 
 def validate_notification_priority(
     data: object,
 ) -> NotificationPriority | UnknownNotificationPriority:
-    """Check `data` (as `json.loads` returns it) against NotificationPriority; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_notification_priority, data)
 
 
 def validate_conversation_reset_trigger(
     data: object,
 ) -> ConversationResetTrigger | UnknownConversationResetTrigger:
-    """Check `data` (as `json.loads` returns it) against ConversationResetTrigger; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_conversation_reset_trigger, data)
 
 
 def validate_task_usage(data: object) -> TaskUsage:
-    """Check `data` (as `json.loads` returns it) against TaskUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_usage, data)
 
 
 def validate_background_task(data: object) -> BackgroundTask:
-    """Check `data` (as `json.loads` returns it) against BackgroundTask; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_background_task, data)
 
 
 def validate_persisted_file(data: object) -> PersistedFile:
-    """Check `data` (as `json.loads` returns it) against PersistedFile; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_persisted_file, data)
 
 
 def validate_failed_file(data: object) -> FailedFile:
-    """Check `data` (as `json.loads` returns it) against FailedFile; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_failed_file, data)
 
 
 def validate_no_response(data: object) -> NoResponse:
-    """Check `data` (as `json.loads` returns it) against NoResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_no_response, data)
 
 
 def validate_assistant_message_body(data: object) -> AssistantMessageBody:
-    """Check `data` (as `json.loads` returns it) against AssistantMessageBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_assistant_message_body, data)
 
 
 def validate_user_message_body(data: object) -> UserMessageBody:
-    """Check `data` (as `json.loads` returns it) against UserMessageBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_message_body, data)
 
 
 def validate_rate_limit_info(data: object) -> RateLimitInfo:
-    """Check `data` (as `json.loads` returns it) against RateLimitInfo; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_info, data)
 
 
 def validate_rate_limit_window(data: object) -> RateLimitWindow:
-    """Check `data` (as `json.loads` returns it) against RateLimitWindow; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_window, data)
 
 
 def validate_usage(data: object) -> Usage:
-    """Check `data` (as `json.loads` returns it) against Usage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage, data)
 
 
 def validate_cache_creation(data: object) -> CacheCreation:
-    """Check `data` (as `json.loads` returns it) against CacheCreation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_cache_creation, data)
 
 
 def validate_server_tool_use(data: object) -> ServerToolUse:
-    """Check `data` (as `json.loads` returns it) against ServerToolUse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_use, data)
 
 
 def validate_output_tokens_details(data: object) -> OutputTokensDetails:
-    """Check `data` (as `json.loads` returns it) against OutputTokensDetails; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_output_tokens_details, data)
 
 
 def validate_usage_iteration(data: object) -> UsageIteration:
-    """Check `data` (as `json.loads` returns it) against UsageIteration; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage_iteration, data)
 
 
 def validate_model_usage(data: object) -> ModelUsage:
-    """Check `data` (as `json.loads` returns it) against ModelUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_model_usage, data)
 
 
 def validate_permission_denial(data: object) -> PermissionDenial:
-    """Check `data` (as `json.loads` returns it) against PermissionDenial; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_permission_denial, data)
 
 
 def validate_mcp_server_status(data: object) -> McpServerStatus:
-    """Check `data` (as `json.loads` returns it) against McpServerStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_mcp_server_status, data)
 
 
 def validate_plugin_info(data: object) -> PluginInfo:
-    """Check `data` (as `json.loads` returns it) against PluginInfo; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_plugin_info, data)
 
 
 def validate_local_command_run(data: object) -> LocalCommandRun:
-    """Check `data` (as `json.loads` returns it) against LocalCommandRun; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_local_command_run, data)

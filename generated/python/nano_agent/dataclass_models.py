@@ -2089,306 +2089,307 @@ _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_text_content(data: object) -> TextContent:
-    """Decode JSON data (as `json.loads` returns it) into TextContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_content, data)
 
 
 def encode_text_content(value: TextContent) -> JSONValue:
-    """Encode TextContent as JSON data (the inverse of `decode_text_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_content(data: object) -> ThinkingContent:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_content, data)
 
 
 def encode_thinking_content(value: ThinkingContent) -> JSONValue:
-    """Encode ThinkingContent as JSON data (the inverse of `decode_thinking_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_use_content(data: object) -> ToolUseContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolUseContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_use_content, data)
 
 
 def encode_tool_use_content(value: ToolUseContent) -> JSONValue:
-    """Encode ToolUseContent as JSON data (the inverse of `decode_tool_use_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_result_content(data: object) -> ToolResultContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolResultContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_result_content, data)
 
 
 def encode_tool_result_content(value: ToolResultContent) -> JSONValue:
-    """Encode ToolResultContent as JSON data (the inverse of `decode_tool_result_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_source(data: object) -> ImageSource:
-    """Decode JSON data (as `json.loads` returns it) into ImageSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_source, data)
 
 
 def encode_image_source(value: ImageSource) -> JSONValue:
-    """Encode ImageSource as JSON data (the inverse of `decode_image_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_content(data: object) -> ImageContent:
-    """Decode JSON data (as `json.loads` returns it) into ImageContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_content, data)
 
 
 def encode_image_content(value: ImageContent) -> JSONValue:
-    """Encode ImageContent as JSON data (the inverse of `decode_image_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_compaction_content(data: object) -> CompactionContent:
-    """Decode JSON data (as `json.loads` returns it) into CompactionContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compaction_content, data)
 
 
 def encode_compaction_content(value: CompactionContent) -> JSONValue:
-    """Encode CompactionContent as JSON data (the inverse of `decode_compaction_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_compaction_summary_content(data: object) -> CompactionSummaryContent:
-    """Decode JSON data (as `json.loads` returns it) into CompactionSummaryContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compaction_summary_content, data)
 
 
 def encode_compaction_summary_content(value: CompactionSummaryContent) -> JSONValue:
-    """Encode CompactionSummaryContent as JSON data (the inverse of `decode_compaction_summary_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_content(data: object) -> ReasoningContent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_content, data)
 
 
 def encode_reasoning_content(value: ReasoningContent) -> JSONValue:
-    """Encode ReasoningContent as JSON data (the inverse of `decode_reasoning_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_output_content(data: object) -> ToolOutputContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolOutputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_output_content, data)
 
 
 def encode_tool_output_content(value: ToolOutputContent) -> JSONValue:
-    """Encode ToolOutputContent as JSON data (the inverse of `decode_tool_output_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block(data: object) -> ContentBlock:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block, data)
 
 
 def encode_content_block(value: ContentBlock) -> JSONValue:
-    """Encode ContentBlock as JSON data (the inverse of `decode_content_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_role(data: object) -> Role:
-    """Decode JSON data (as `json.loads` returns it) into Role; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_role, data)
 
 
 def encode_role(value: Role) -> JSONValue:
-    """Encode Role as JSON data (the inverse of `decode_role`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_message(data: object) -> Message:
-    """Decode JSON data (as `json.loads` returns it) into Message; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message, data)
 
 
 def encode_message(value: Message) -> JSONValue:
-    """Encode Message as JSON data (the inverse of `decode_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_system_prompt(data: object) -> SystemPrompt:
-    """Decode JSON data (as `json.loads` returns it) into SystemPrompt; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_prompt, data)
 
 
 def encode_system_prompt(value: SystemPrompt) -> JSONValue:
-    """Encode SystemPrompt as JSON data (the inverse of `decode_system_prompt`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_definition(data: object) -> ToolDefinition:
-    """Decode JSON data (as `json.loads` returns it) into ToolDefinition; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_definition, data)
 
 
 def encode_tool_definition(value: ToolDefinition) -> JSONValue:
-    """Encode ToolDefinition as JSON data (the inverse of `decode_tool_definition`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_definitions(data: object) -> ToolDefinitions:
-    """Decode JSON data (as `json.loads` returns it) into ToolDefinitions; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_definitions, data)
 
 
 def encode_tool_definitions(value: ToolDefinitions) -> JSONValue:
-    """Encode ToolDefinitions as JSON data (the inverse of `decode_tool_definitions`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_execution(data: object) -> ToolExecution:
-    """Decode JSON data (as `json.loads` returns it) into ToolExecution; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_execution, data)
 
 
 def encode_tool_execution(value: ToolExecution) -> JSONValue:
-    """Encode ToolExecution as JSON data (the inverse of `decode_tool_execution`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_stop_reason(data: object) -> StopReason:
-    """Decode JSON data (as `json.loads` returns it) into StopReason; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_stop_reason, data)
 
 
 def encode_stop_reason(value: StopReason) -> JSONValue:
-    """Encode StopReason as JSON data (the inverse of `decode_stop_reason`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_sub_graph(data: object) -> SubGraph:
-    """Decode JSON data (as `json.loads` returns it) into SubGraph; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_sub_graph, data)
 
 
 def encode_sub_graph(value: SubGraph) -> JSONValue:
-    """Encode SubGraph as JSON data (the inverse of `decode_sub_graph`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_node_data(data: object) -> NodeData:
-    """Decode JSON data (as `json.loads` returns it) into NodeData; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_node_data, data)
 
 
 def encode_node_data(value: NodeData) -> JSONValue:
-    """Encode NodeData as JSON data (the inverse of `decode_node_data`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_response(data: object) -> Response:
-    """Decode JSON data (as `json.loads` returns it) into Response; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_response, data)
 
 
 def encode_response(value: Response) -> JSONValue:
-    """Encode Response as JSON data (the inverse of `decode_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_usage(data: object) -> Usage:
-    """Decode JSON data (as `json.loads` returns it) into Usage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_usage, data)
 
 
 def encode_usage(value: Usage) -> JSONValue:
-    """Encode Usage as JSON data (the inverse of `decode_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_todo_item(data: object) -> TodoItem:
-    """Decode JSON data (as `json.loads` returns it) into TodoItem; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_todo_item, data)
 
 
 def encode_todo_item(value: TodoItem) -> JSONValue:
-    """Encode TodoItem as JSON data (the inverse of `decode_todo_item`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
-    """Decode JSON data (as `json.loads` returns it) into TaskStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_status, data)
 
 
 def encode_task_status(value: TaskStatus | UnknownTaskStatus) -> JSONValue:
-    """Encode TaskStatus as JSON data (the inverse of `decode_task_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_todo(data: object) -> Todo:
-    """Decode JSON data (as `json.loads` returns it) into Todo; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_todo, data)
 
 
 def encode_todo(value: Todo) -> JSONValue:
-    """Encode Todo as JSON data (the inverse of `decode_todo`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
-    """Decode JSON data (as `json.loads` returns it) into TodoStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_todo_status, data)
 
 
 def encode_todo_status(value: TodoStatus | UnknownTodoStatus) -> JSONValue:
-    """Encode TodoStatus as JSON data (the inverse of `decode_todo_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_pending_edit(data: object) -> PendingEdit:
-    """Decode JSON data (as `json.loads` returns it) into PendingEdit; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_pending_edit, data)
 
 
 def encode_pending_edit(value: PendingEdit) -> JSONValue:
-    """Encode PendingEdit as JSON data (the inverse of `decode_pending_edit`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_truncation_config(data: object) -> TruncationConfig:
-    """Decode JSON data (as `json.loads` returns it) into TruncationConfig; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_truncation_config, data)
 
 
 def encode_truncation_config(value: TruncationConfig) -> JSONValue:
-    """Encode TruncationConfig as JSON data (the inverse of `decode_truncation_config`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_truncated_output(data: object) -> TruncatedOutput:
-    """Decode JSON data (as `json.loads` returns it) into TruncatedOutput; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_truncated_output, data)
 
 
 def encode_truncated_output(value: TruncatedOutput) -> JSONValue:
-    """Encode TruncatedOutput as JSON data (the inverse of `decode_truncated_output`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_python_script(data: object) -> PythonScript:
-    """Decode JSON data (as `json.loads` returns it) into PythonScript; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_python_script, data)
 
 
 def encode_python_script(value: PythonScript) -> JSONValue:
-    """Encode PythonScript as JSON data (the inverse of `decode_python_script`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -1570,154 +1570,155 @@ _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_text_content(data: object) -> TextContent:
-    """Check `data` (as `json.loads` returns it) against TextContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_content, data)
 
 
 def validate_thinking_content(data: object) -> ThinkingContent:
-    """Check `data` (as `json.loads` returns it) against ThinkingContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_content, data)
 
 
 def validate_tool_use_content(data: object) -> ToolUseContent:
-    """Check `data` (as `json.loads` returns it) against ToolUseContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_content, data)
 
 
 def validate_tool_result_content(data: object) -> ToolResultContent:
-    """Check `data` (as `json.loads` returns it) against ToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_content, data)
 
 
 def validate_image_source(data: object) -> ImageSource:
-    """Check `data` (as `json.loads` returns it) against ImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_source, data)
 
 
 def validate_image_content(data: object) -> ImageContent:
-    """Check `data` (as `json.loads` returns it) against ImageContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_content, data)
 
 
 def validate_compaction_content(data: object) -> CompactionContent:
-    """Check `data` (as `json.loads` returns it) against CompactionContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compaction_content, data)
 
 
 def validate_compaction_summary_content(data: object) -> CompactionSummaryContent:
-    """Check `data` (as `json.loads` returns it) against CompactionSummaryContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compaction_summary_content, data)
 
 
 def validate_reasoning_content(data: object) -> ReasoningContent:
-    """Check `data` (as `json.loads` returns it) against ReasoningContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_content, data)
 
 
 def validate_tool_output_content(data: object) -> ToolOutputContent:
-    """Check `data` (as `json.loads` returns it) against ToolOutputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_output_content, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
-    """Check `data` (as `json.loads` returns it) against ContentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block, data)
 
 
 def validate_role(data: object) -> Role:
-    """Check `data` (as `json.loads` returns it) against Role; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_role, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_system_prompt(data: object) -> SystemPrompt:
-    """Check `data` (as `json.loads` returns it) against SystemPrompt; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_prompt, data)
 
 
 def validate_tool_definition(data: object) -> ToolDefinition:
-    """Check `data` (as `json.loads` returns it) against ToolDefinition; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definition, data)
 
 
 def validate_tool_definitions(data: object) -> ToolDefinitions:
-    """Check `data` (as `json.loads` returns it) against ToolDefinitions; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definitions, data)
 
 
 def validate_tool_execution(data: object) -> ToolExecution:
-    """Check `data` (as `json.loads` returns it) against ToolExecution; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_execution, data)
 
 
 def validate_stop_reason(data: object) -> StopReason:
-    """Check `data` (as `json.loads` returns it) against StopReason; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_stop_reason, data)
 
 
 def validate_sub_graph(data: object) -> SubGraph:
-    """Check `data` (as `json.loads` returns it) against SubGraph; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_sub_graph, data)
 
 
 def validate_node_data(data: object) -> NodeData:
-    """Check `data` (as `json.loads` returns it) against NodeData; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_node_data, data)
 
 
 def validate_response(data: object) -> Response:
-    """Check `data` (as `json.loads` returns it) against Response; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_response, data)
 
 
 def validate_usage(data: object) -> Usage:
-    """Check `data` (as `json.loads` returns it) against Usage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage, data)
 
 
 def validate_todo_item(data: object) -> TodoItem:
-    """Check `data` (as `json.loads` returns it) against TodoItem; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_todo_item, data)
 
 
 def validate_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
-    """Check `data` (as `json.loads` returns it) against TaskStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_status, data)
 
 
 def validate_todo(data: object) -> Todo:
-    """Check `data` (as `json.loads` returns it) against Todo; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_todo, data)
 
 
 def validate_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
-    """Check `data` (as `json.loads` returns it) against TodoStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_todo_status, data)
 
 
 def validate_pending_edit(data: object) -> PendingEdit:
-    """Check `data` (as `json.loads` returns it) against PendingEdit; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_pending_edit, data)
 
 
 def validate_truncation_config(data: object) -> TruncationConfig:
-    """Check `data` (as `json.loads` returns it) against TruncationConfig; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_truncation_config, data)
 
 
 def validate_truncated_output(data: object) -> TruncatedOutput:
-    """Check `data` (as `json.loads` returns it) against TruncatedOutput; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_truncated_output, data)
 
 
 def validate_python_script(data: object) -> PythonScript:
-    """Check `data` (as `json.loads` returns it) against PythonScript; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_python_script, data)

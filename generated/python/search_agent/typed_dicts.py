@@ -7713,766 +7713,767 @@ _THINKING_CONFIG_BY_TAG: dict[object, Callable[[object], ThinkingConfig]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_role(data: object) -> Role:
-    """Check `data` (as `json.loads` returns it) against Role; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_role, data)
 
 
 def validate_message_param(data: object) -> MessageParam:
-    """Check `data` (as `json.loads` returns it) against MessageParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_param, data)
 
 
 def validate_content_block_param(data: object) -> ContentBlockParam:
-    """Check `data` (as `json.loads` returns it) against ContentBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_param, data)
 
 
 def validate_text_block_param(data: object) -> TextBlockParam:
-    """Check `data` (as `json.loads` returns it) against TextBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_block_param, data)
 
 
 def validate_image_block_param(data: object) -> ImageBlockParam:
-    """Check `data` (as `json.loads` returns it) against ImageBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_block_param, data)
 
 
 def validate_tool_use_block_param(data: object) -> ToolUseBlockParam:
-    """Check `data` (as `json.loads` returns it) against ToolUseBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_block_param, data)
 
 
 def validate_tool_result_block_param(data: object) -> ToolResultBlockParam:
-    """Check `data` (as `json.loads` returns it) against ToolResultBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_block_param, data)
 
 
 def validate_document(data: object) -> Document:
-    """Check `data` (as `json.loads` returns it) against Document; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document, data)
 
 
 def validate_thinking_block(data: object) -> ThinkingBlock:
-    """Check `data` (as `json.loads` returns it) against ThinkingBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_block, data)
 
 
 def validate_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
-    """Check `data` (as `json.loads` returns it) against RedactedThinkingBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_redacted_thinking_block, data)
 
 
 def validate_server_tool_use_block(data: object) -> ServerToolUseBlock:
-    """Check `data` (as `json.loads` returns it) against ServerToolUseBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_use_block, data)
 
 
 def validate_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against WebSearchToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool_result_block, data)
 
 
 def validate_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
-    """Check `data` (as `json.loads` returns it) against WebSearchToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool_result_error, data)
 
 
 def validate_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
-    """Check `data` (as `json.loads` returns it) against CacheControlEphemeral; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_cache_control_ephemeral, data)
 
 
 def validate_image_media_type(data: object) -> ImageMediaType:
-    """Check `data` (as `json.loads` returns it) against ImageMediaType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_media_type, data)
 
 
 def validate_base64_image_source(data: object) -> Base64ImageSource:
-    """Check `data` (as `json.loads` returns it) against Base64ImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_base64_image_source, data)
 
 
 def validate_url_image_source(data: object) -> UrlImageSource:
-    """Check `data` (as `json.loads` returns it) against UrlImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_url_image_source, data)
 
 
 def validate_image_source(data: object) -> ImageSource:
-    """Check `data` (as `json.loads` returns it) against ImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_source, data)
 
 
 def validate_tool_result_block_content(data: object) -> ToolResultBlockContent:
-    """Check `data` (as `json.loads` returns it) against ToolResultBlockContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_block_content, data)
 
 
 def validate_citation(data: object) -> Citation:
-    """Check `data` (as `json.loads` returns it) against Citation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation, data)
 
 
 def validate_citation_char_location(data: object) -> CitationCharLocation:
-    """Check `data` (as `json.loads` returns it) against CitationCharLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_char_location, data)
 
 
 def validate_citation_page_location(data: object) -> CitationPageLocation:
-    """Check `data` (as `json.loads` returns it) against CitationPageLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_page_location, data)
 
 
 def validate_citation_content_block_location(data: object) -> CitationContentBlockLocation:
-    """Check `data` (as `json.loads` returns it) against CitationContentBlockLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_content_block_location, data)
 
 
 def validate_citations_web_search_result_location(data: object) -> CitationsWebSearchResultLocation:
-    """Check `data` (as `json.loads` returns it) against CitationsWebSearchResultLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_web_search_result_location, data)
 
 
 def validate_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
-    """Check `data` (as `json.loads` returns it) against CitationsSearchResultLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_search_result_location, data)
 
 
 def validate_text_citation(data: object) -> TextCitation:
-    """Check `data` (as `json.loads` returns it) against TextCitation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_citation, data)
 
 
 def validate_citation_source(data: object) -> CitationSource:
-    """Check `data` (as `json.loads` returns it) against CitationSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_source, data)
 
 
 def validate_text_block(data: object) -> TextBlock:
-    """Check `data` (as `json.loads` returns it) against TextBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_block, data)
 
 
 def validate_tool_use_block(data: object) -> ToolUseBlock:
-    """Check `data` (as `json.loads` returns it) against ToolUseBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_block, data)
 
 
 def validate_direct_caller(data: object) -> DirectCaller:
-    """Check `data` (as `json.loads` returns it) against DirectCaller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_direct_caller, data)
 
 
 def validate_server_tool_caller(data: object) -> ServerToolCaller:
-    """Check `data` (as `json.loads` returns it) against ServerToolCaller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_caller, data)
 
 
 def validate_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
-    """Check `data` (as `json.loads` returns it) against ServerToolCaller20260120; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_caller20260120, data)
 
 
 def validate_caller(data: object) -> Caller:
-    """Check `data` (as `json.loads` returns it) against Caller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_caller, data)
 
 
 def validate_server_tool_name(data: object) -> ServerToolName | UnknownServerToolName:
-    """Check `data` (as `json.loads` returns it) against ServerToolName; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_name, data)
 
 
 def validate_web_search_tool_result_error_code(
     data: object,
 ) -> WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against WebSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool_result_error_code, data)
 
 
 def validate_web_search_result_block(data: object) -> WebSearchResultBlock:
-    """Check `data` (as `json.loads` returns it) against WebSearchResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_result_block, data)
 
 
 def validate_citations_config(data: object) -> CitationsConfig:
-    """Check `data` (as `json.loads` returns it) against CitationsConfig; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_config, data)
 
 
 def validate_base64_pdf_source(data: object) -> Base64PdfSource:
-    """Check `data` (as `json.loads` returns it) against Base64PdfSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_base64_pdf_source, data)
 
 
 def validate_plain_text_source(data: object) -> PlainTextSource:
-    """Check `data` (as `json.loads` returns it) against PlainTextSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_plain_text_source, data)
 
 
 def validate_document_source(data: object) -> DocumentSource:
-    """Check `data` (as `json.loads` returns it) against DocumentSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document_source, data)
 
 
 def validate_document_block(data: object) -> DocumentBlock:
-    """Check `data` (as `json.loads` returns it) against DocumentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document_block, data)
 
 
 def validate_web_fetch_block(data: object) -> WebFetchBlock:
-    """Check `data` (as `json.loads` returns it) against WebFetchBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_block, data)
 
 
 def validate_web_fetch_tool_result_error_code(
     data: object,
 ) -> WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_error_code, data)
 
 
 def validate_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultErrorBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_error_block, data)
 
 
 def validate_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_content, data)
 
 
 def validate_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_block, data)
 
 
 def validate_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionOutputBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_output_block, data)
 
 
 def validate_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_result_block, data)
 
 
 def validate_encrypted_code_execution_result_block(
     data: object,
 ) -> EncryptedCodeExecutionResultBlock:
-    """Check `data` (as `json.loads` returns it) against EncryptedCodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_encrypted_code_execution_result_block, data)
 
 
 def validate_code_execution_tool_result_error_code(
     data: object,
 ) -> CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_error_code, data)
 
 
 def validate_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_error, data)
 
 
 def validate_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_content, data)
 
 
 def validate_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_block, data)
 
 
 def validate_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionOutputBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_output_block, data)
 
 
 def validate_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_result_block, data)
 
 
 def validate_bash_code_execution_tool_result_error_code(
     data: object,
 ) -> BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_error_code, data)
 
 
 def validate_bash_code_execution_tool_result_error(
     data: object,
 ) -> BashCodeExecutionToolResultError:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_error, data)
 
 
 def validate_bash_code_execution_tool_result_content(
     data: object,
 ) -> BashCodeExecutionToolResultContent:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_content, data)
 
 
 def validate_bash_code_execution_tool_result_block(
     data: object,
 ) -> BashCodeExecutionToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_block, data)
 
 
 def validate_text_editor_code_execution_tool_result_error_code(
     data: object,
 ) -> TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_error_code, data)
 
 
 def validate_text_editor_code_execution_tool_result_error(
     data: object,
 ) -> TextEditorCodeExecutionToolResultError:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_error, data)
 
 
 def validate_text_editor_file_type(data: object) -> TextEditorFileType | UnknownTextEditorFileType:
-    """Check `data` (as `json.loads` returns it) against TextEditorFileType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_file_type, data)
 
 
 def validate_text_editor_code_execution_view_result_block(
     data: object,
 ) -> TextEditorCodeExecutionViewResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionViewResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_view_result_block, data)
 
 
 def validate_text_editor_code_execution_create_result_block(
     data: object,
 ) -> TextEditorCodeExecutionCreateResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionCreateResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_create_result_block, data)
 
 
 def validate_text_editor_code_execution_str_replace_result_block(
     data: object,
 ) -> TextEditorCodeExecutionStrReplaceResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionStrReplaceResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_str_replace_result_block, data)
 
 
 def validate_text_editor_code_execution_tool_result_content(
     data: object,
 ) -> TextEditorCodeExecutionToolResultContent:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_content, data)
 
 
 def validate_text_editor_code_execution_tool_result_block(
     data: object,
 ) -> TextEditorCodeExecutionToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_block, data)
 
 
 def validate_tool_search_tool_result_error_code(
     data: object,
 ) -> ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_error_code, data)
 
 
 def validate_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_error, data)
 
 
 def validate_tool_reference_block(data: object) -> ToolReferenceBlock:
-    """Check `data` (as `json.loads` returns it) against ToolReferenceBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_reference_block, data)
 
 
 def validate_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolSearchResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_search_result_block, data)
 
 
 def validate_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_content, data)
 
 
 def validate_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_block, data)
 
 
 def validate_container_upload_block(data: object) -> ContainerUploadBlock:
-    """Check `data` (as `json.loads` returns it) against ContainerUploadBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_container_upload_block, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
-    """Check `data` (as `json.loads` returns it) against ContentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block, data)
 
 
 def validate_stop_reason(data: object) -> StopReason | UnknownStopReason:
-    """Check `data` (as `json.loads` returns it) against StopReason; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_stop_reason, data)
 
 
 def validate_service_tier(data: object) -> ServiceTier | UnknownServiceTier:
-    """Check `data` (as `json.loads` returns it) against ServiceTier; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_service_tier, data)
 
 
 def validate_cache_creation(data: object) -> CacheCreation:
-    """Check `data` (as `json.loads` returns it) against CacheCreation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_cache_creation, data)
 
 
 def validate_server_tool_usage(data: object) -> ServerToolUsage:
-    """Check `data` (as `json.loads` returns it) against ServerToolUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_usage, data)
 
 
 def validate_output_tokens_details(data: object) -> OutputTokensDetails:
-    """Check `data` (as `json.loads` returns it) against OutputTokensDetails; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_output_tokens_details, data)
 
 
 def validate_refusal_category(data: object) -> RefusalCategory | UnknownRefusalCategory:
-    """Check `data` (as `json.loads` returns it) against RefusalCategory; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_refusal_category, data)
 
 
 def validate_refusal_stop_details(data: object) -> RefusalStopDetails:
-    """Check `data` (as `json.loads` returns it) against RefusalStopDetails; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_refusal_stop_details, data)
 
 
 def validate_usage(data: object) -> Usage:
-    """Check `data` (as `json.loads` returns it) against Usage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage, data)
 
 
 def validate_container(data: object) -> Container:
-    """Check `data` (as `json.loads` returns it) against Container; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_container, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_text_delta(data: object) -> TextDelta:
-    """Check `data` (as `json.loads` returns it) against TextDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_delta, data)
 
 
 def validate_citations_delta(data: object) -> CitationsDelta:
-    """Check `data` (as `json.loads` returns it) against CitationsDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_delta, data)
 
 
 def validate_input_json_delta(data: object) -> InputJsonDelta:
-    """Check `data` (as `json.loads` returns it) against InputJsonDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_json_delta, data)
 
 
 def validate_thinking_delta(data: object) -> ThinkingDelta:
-    """Check `data` (as `json.loads` returns it) against ThinkingDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_delta, data)
 
 
 def validate_signature_delta(data: object) -> SignatureDelta:
-    """Check `data` (as `json.loads` returns it) against SignatureDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_signature_delta, data)
 
 
 def validate_content_block_delta(data: object) -> ContentBlockDelta:
-    """Check `data` (as `json.loads` returns it) against ContentBlockDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_delta, data)
 
 
 def validate_message_start_event(data: object) -> MessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against MessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_start_event, data)
 
 
 def validate_content_block_start_event(data: object) -> ContentBlockStartEvent:
-    """Check `data` (as `json.loads` returns it) against ContentBlockStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_start_event, data)
 
 
 def validate_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against ContentBlockDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_delta_event, data)
 
 
 def validate_content_block_stop_event(data: object) -> ContentBlockStopEvent:
-    """Check `data` (as `json.loads` returns it) against ContentBlockStopEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_stop_event, data)
 
 
 def validate_message_delta(data: object) -> MessageDelta:
-    """Check `data` (as `json.loads` returns it) against MessageDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_delta, data)
 
 
 def validate_message_delta_usage(data: object) -> MessageDeltaUsage:
-    """Check `data` (as `json.loads` returns it) against MessageDeltaUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_delta_usage, data)
 
 
 def validate_message_delta_event(data: object) -> MessageDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against MessageDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_delta_event, data)
 
 
 def validate_message_stop_event(data: object) -> MessageStopEvent:
-    """Check `data` (as `json.loads` returns it) against MessageStopEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_stop_event, data)
 
 
 def validate_ping_event(data: object) -> PingEvent:
-    """Check `data` (as `json.loads` returns it) against PingEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_ping_event, data)
 
 
 def validate_error_detail(data: object) -> ErrorDetail:
-    """Check `data` (as `json.loads` returns it) against ErrorDetail; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_error_detail, data)
 
 
 def validate_error_event(data: object) -> ErrorEvent:
-    """Check `data` (as `json.loads` returns it) against ErrorEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_error_event, data)
 
 
 def validate_message_stream_event(data: object) -> MessageStreamEvent:
-    """Check `data` (as `json.loads` returns it) against MessageStreamEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_stream_event, data)
 
 
 def validate_tool_param(data: object) -> ToolParam:
-    """Check `data` (as `json.loads` returns it) against ToolParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_param, data)
 
 
 def validate_allowed_caller(data: object) -> AllowedCaller | UnknownAllowedCaller:
-    """Check `data` (as `json.loads` returns it) against AllowedCaller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_allowed_caller, data)
 
 
 def validate_response_inclusion(data: object) -> ResponseInclusion:
-    """Check `data` (as `json.loads` returns it) against ResponseInclusion; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_response_inclusion, data)
 
 
 def validate_user_location(data: object) -> UserLocation:
-    """Check `data` (as `json.loads` returns it) against UserLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_location, data)
 
 
 def validate_tool_bash20250124(data: object) -> ToolBash20250124:
-    """Check `data` (as `json.loads` returns it) against ToolBash20250124; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_bash20250124, data)
 
 
 def validate_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20250522; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20250522, data)
 
 
 def validate_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20250825; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20250825, data)
 
 
 def validate_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20260120; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20260120, data)
 
 
 def validate_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20260521; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20260521, data)
 
 
 def validate_memory_tool20250818(data: object) -> MemoryTool20250818:
-    """Check `data` (as `json.loads` returns it) against MemoryTool20250818; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_memory_tool20250818, data)
 
 
 def validate_advisor_tool20260301(data: object) -> AdvisorTool20260301:
-    """Check `data` (as `json.loads` returns it) against AdvisorTool20260301; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_advisor_tool20260301, data)
 
 
 def validate_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
-    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250124; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_text_editor20250124, data)
 
 
 def validate_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
-    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250429; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_text_editor20250429, data)
 
 
 def validate_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
-    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250728; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_text_editor20250728, data)
 
 
 def validate_web_search_tool20250305(data: object) -> WebSearchTool20250305:
-    """Check `data` (as `json.loads` returns it) against WebSearchTool20250305; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool20250305, data)
 
 
 def validate_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20250910; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20250910, data)
 
 
 def validate_web_search_tool20260209(data: object) -> WebSearchTool20260209:
-    """Check `data` (as `json.loads` returns it) against WebSearchTool20260209; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool20260209, data)
 
 
 def validate_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20260209; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20260209, data)
 
 
 def validate_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20260309; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20260309, data)
 
 
 def validate_web_search_tool20260318(data: object) -> WebSearchTool20260318:
-    """Check `data` (as `json.loads` returns it) against WebSearchTool20260318; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool20260318, data)
 
 
 def validate_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20260318; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20260318, data)
 
 
 def validate_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
-    """Check `data` (as `json.loads` returns it) against ToolSearchBm25Tool20251119; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_bm25_tool20251119, data)
 
 
 def validate_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
-    """Check `data` (as `json.loads` returns it) against ToolSearchBm25Tool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_bm25_tool, data)
 
 
 def validate_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
-    """Check `data` (as `json.loads` returns it) against ToolSearchRegexTool20251119; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_regex_tool20251119, data)
 
 
 def validate_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
-    """Check `data` (as `json.loads` returns it) against ToolSearchRegexTool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_regex_tool, data)
 
 
 def validate_tool_union(data: object) -> ToolUnion:
-    """Check `data` (as `json.loads` returns it) against ToolUnion; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_union, data)
 
 
 def validate_tool_choice_auto(data: object) -> ToolChoiceAuto:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceAuto; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_auto, data)
 
 
 def validate_tool_choice_any(data: object) -> ToolChoiceAny:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceAny; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_any, data)
 
 
 def validate_tool_choice_tool(data: object) -> ToolChoiceTool:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceTool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_tool, data)
 
 
 def validate_tool_choice_none(data: object) -> ToolChoiceNone:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceNone; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_none, data)
 
 
 def validate_tool_choice(data: object) -> ToolChoice:
-    """Check `data` (as `json.loads` returns it) against ToolChoice; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice, data)
 
 
 def validate_thinking_config_enabled(data: object) -> ThinkingConfigEnabled:
-    """Check `data` (as `json.loads` returns it) against ThinkingConfigEnabled; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_config_enabled, data)
 
 
 def validate_thinking_config_disabled(data: object) -> ThinkingConfigDisabled:
-    """Check `data` (as `json.loads` returns it) against ThinkingConfigDisabled; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_config_disabled, data)
 
 
 def validate_thinking_config(data: object) -> ThinkingConfig:
-    """Check `data` (as `json.loads` returns it) against ThinkingConfig; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_config, data)
 
 
 def validate_metadata(data: object) -> Metadata:
-    """Check `data` (as `json.loads` returns it) against Metadata; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_metadata, data)
 
 
 def validate_message_create_params(data: object) -> MessageCreateParams:
-    """Check `data` (as `json.loads` returns it) against MessageCreateParams; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_create_params, data)
 
 
 def validate_search_result(data: object) -> SearchResult:
-    """Check `data` (as `json.loads` returns it) against SearchResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_search_result, data)
 
 
 def validate_search_entry(data: object) -> SearchEntry:
-    """Check `data` (as `json.loads` returns it) against SearchEntry; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_search_entry, data)
 
 
 def validate_tool_definition(data: object) -> ToolDefinition:
-    """Check `data` (as `json.loads` returns it) against ToolDefinition; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definition, data)
 
 
 def validate_tools_list_result(data: object) -> ToolsListResult:
-    """Check `data` (as `json.loads` returns it) against ToolsListResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tools_list_result, data)
 
 
 def validate_tool_definition_list(data: object) -> ToolDefinitionList:
-    """Check `data` (as `json.loads` returns it) against ToolDefinitionList; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definition_list, data)
 
 
 def validate_token_status(data: object) -> TokenStatus:
-    """Check `data` (as `json.loads` returns it) against TokenStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_token_status, data)
 
 
 def validate_trim_state(data: object) -> _TrimState:
-    """Check `data` (as `json.loads` returns it) against _TrimState; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_trim_state, data)

@@ -240,36 +240,37 @@ _TOOLBOX_KEYS = frozenset({"tools", "tags", "size", "step", "labels"})
 _TOOLBOX_OPTIONAL = frozenset({"tags", "size", "step", "labels"})
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_tool(data: object) -> Tool:
-    """Decode JSON data (as `json.loads` returns it) into Tool; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool, data)
 
 
 def encode_tool(value: Tool) -> JSONValue:
-    """Encode Tool as JSON data (the inverse of `decode_tool`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_scores(data: object) -> Scores:
-    """Decode JSON data (as `json.loads` returns it) into Scores; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_scores, data)
 
 
 def encode_scores(value: Scores) -> JSONValue:
-    """Encode Scores as JSON data (the inverse of `decode_scores`)."""
+    """Encode as JSON data."""
     return list(value)
 
 
 def decode_toolbox(data: object) -> Toolbox:
-    """Decode JSON data (as `json.loads` returns it) into Toolbox; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_toolbox, data)
 
 
 def encode_toolbox(value: Toolbox) -> JSONValue:
-    """Encode Toolbox as JSON data (the inverse of `decode_toolbox`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -105,9 +105,10 @@ def _v_str_minlen36(value: object) -> str:
 _EVENT_KEYS = frozenset({"created", "day", "id", "count", "link"})
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_event(data: object) -> Event:
-    """Check `data` (as `json.loads` returns it) against Event; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event, data)

@@ -174,36 +174,37 @@ _SHAPE_BY_TAG: dict[object, Callable[[object], Shape]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_a(data: object) -> A:
-    """Decode JSON data (as `json.loads` returns it) into A; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_a, data)
 
 
 def encode_a(value: A) -> JSONValue:
-    """Encode A as JSON data (the inverse of `decode_a`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_b(data: object) -> B:
-    """Decode JSON data (as `json.loads` returns it) into B; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_b, data)
 
 
 def encode_b(value: B) -> JSONValue:
-    """Encode B as JSON data (the inverse of `decode_b`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_shape(data: object) -> Shape:
-    """Decode JSON data (as `json.loads` returns it) into Shape; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_shape, data)
 
 
 def encode_shape(value: Shape) -> JSONValue:
-    """Encode Shape as JSON data (the inverse of `decode_shape`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -355,56 +355,57 @@ _ODD_KEYS = frozenset({"p"})
 _ODD_OPTIONAL = frozenset({"p"})
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_link(data: object) -> Link:
-    """Decode JSON data (as `json.loads` returns it) into Link; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_link, data)
 
 
 def encode_link(value: Link) -> JSONValue:
-    """Encode Link as JSON data (the inverse of `decode_link`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_short(data: object) -> Short:
-    """Decode JSON data (as `json.loads` returns it) into Short; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_short, data)
 
 
 def encode_short(value: Short) -> JSONValue:
-    """Encode Short as JSON data (the inverse of `decode_short`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_named(data: object) -> Named:
-    """Decode JSON data (as `json.loads` returns it) into Named; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_named, data)
 
 
 def encode_named(value: Named) -> JSONValue:
-    """Encode Named as JSON data (the inverse of `decode_named`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_odd(data: object) -> Odd:
-    """Decode JSON data (as `json.loads` returns it) into Odd; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_odd, data)
 
 
 def encode_odd(value: Odd) -> JSONValue:
-    """Encode Odd as JSON data (the inverse of `decode_odd`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_pair(data: object) -> Pair:
-    """Decode JSON data (as `json.loads` returns it) into Pair; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_pair, data)
 
 
 def encode_pair(value: Pair) -> JSONValue:
-    """Encode Pair as JSON data (the inverse of `decode_pair`)."""
+    """Encode as JSON data."""
     return _e_union_link_or_str(value)
 
 

@@ -136,24 +136,25 @@ def _v_tuple_of_str_rest_int(value: object) -> list[str | int]:
 _SHAPES_KEYS = frozenset({"point", "label"})
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_point(data: object) -> Point:
-    """Check `data` (as `json.loads` returns it) against Point; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_point, data)
 
 
 def validate_short(data: object) -> Short:
-    """Check `data` (as `json.loads` returns it) against Short; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_short, data)
 
 
 def validate_open(data: object) -> Open:
-    """Check `data` (as `json.loads` returns it) against Open; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_open, data)
 
 
 def validate_shapes(data: object) -> Shapes:
-    """Check `data` (as `json.loads` returns it) against Shapes; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_shapes, data)

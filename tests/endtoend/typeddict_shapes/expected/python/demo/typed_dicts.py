@@ -338,44 +338,45 @@ _NODE_BY_TAG: dict[object, Callable[[object], Node]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_color(data: object) -> Color:
-    """Check `data` (as `json.loads` returns it) against Color; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_color, data)
 
 
 def validate_tree(data: object) -> Tree:
-    """Check `data` (as `json.loads` returns it) against Tree; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tree, data)
 
 
 def validate_weird(data: object) -> Weird:
-    """Check `data` (as `json.loads` returns it) against Weird; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_weird, data)
 
 
 def validate_ignored(data: object) -> Ignored:
-    """Check `data` (as `json.loads` returns it) against Ignored; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_ignored, data)
 
 
 def validate_kept(data: object) -> Kept:
-    """Check `data` (as `json.loads` returns it) against Kept; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_kept, data)
 
 
 def validate_node(data: object) -> Node:
-    """Check `data` (as `json.loads` returns it) against Node; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_node, data)
 
 
 def validate_shape(data: object) -> Shape:
-    """Check `data` (as `json.loads` returns it) against Shape; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_shape, data)
 
 
 def validate_forest(data: object) -> Forest:
-    """Check `data` (as `json.loads` returns it) against Forest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_forest, data)

@@ -179,16 +179,17 @@ _PERSON_KEYS = frozenset({"name", "nick"})
 _PERSON_OPTIONAL = frozenset({"nick"})
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_person(data: object) -> Person:
-    """Decode JSON data (as `json.loads` returns it) into Person; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_person, data)
 
 
 def encode_person(value: Person) -> JSONValue:
-    """Encode Person as JSON data (the inverse of `decode_person`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -6,6 +6,8 @@ The newline-delimited JSON messages the Claude Code CLI writes with `--output-fo
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -399,9 +401,7 @@ A newer producer's value, kept as read (the string itself) and written back unch
 class SystemMessage(TypedDict):
     """Sent once at session start with initialization data.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -525,9 +525,7 @@ class SystemMessage(TypedDict):
 class SystemStatusMessage(TypedDict):
     """Session status change (e.g. "requesting" while an API call is made, "compacting" during compaction, null when idle).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_status_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -551,9 +549,7 @@ class SystemStatusMessage(TypedDict):
 class SystemCompactBoundary(TypedDict):
     """Context compaction marker as the CLI sends it (type "system", subtype "compact_boundary").
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_compact_boundary` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -573,9 +569,7 @@ class SystemCompactBoundary(TypedDict):
 class HookStartedMessage(TypedDict):
     """A hook began executing.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_hook_started_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -597,9 +591,7 @@ class HookStartedMessage(TypedDict):
 class HookProgressMessage(TypedDict):
     """Output a running hook has produced so far.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_hook_progress_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -627,9 +619,7 @@ class HookProgressMessage(TypedDict):
 class HookResponseMessage(TypedDict):
     """A hook finished executing.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_hook_response_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -661,9 +651,7 @@ class HookResponseMessage(TypedDict):
 class TaskStartedMessage(TypedDict):
     """A task (subagent, background command, workflow) started.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_started_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -701,9 +689,7 @@ class TaskStartedMessage(TypedDict):
 class TaskProgressMessage(TypedDict):
     """Progress of a running task.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_progress_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -733,9 +719,7 @@ class TaskProgressMessage(TypedDict):
 class TaskNotificationMessage(TypedDict):
     """A task completed, failed or was stopped.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_notification_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -771,9 +755,7 @@ class TaskNotificationMessage(TypedDict):
 class TaskUpdatedMessage(TypedDict):
     """A background task's state changed.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_updated_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -793,9 +775,7 @@ class TaskUpdatedMessage(TypedDict):
 class BackgroundTasksChangedMessage(TypedDict):
     """The full set of live background tasks after a change.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_background_tasks_changed_message` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -813,9 +793,7 @@ class BackgroundTasksChangedMessage(TypedDict):
 class FilesPersistedEvent(TypedDict):
     """Files written by the session were persisted.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_files_persisted_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -837,9 +815,7 @@ class FilesPersistedEvent(TypedDict):
 class ApiRetryMessage(TypedDict):
     """An API request failed with a retryable error and will be retried.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_api_retry_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -867,9 +843,7 @@ class ApiRetryMessage(TypedDict):
 class LocalCommandOutputMessage(TypedDict):
     """Output of a local slash command (e.g. /cost), shown as assistant-style text.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_local_command_output_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -887,9 +861,7 @@ class LocalCommandOutputMessage(TypedDict):
 class SessionStateChangedMessage(TypedDict):
     """The session's run state changed ('idle' is the authoritative turn-over signal).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_session_state_changed_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -907,9 +879,7 @@ class SessionStateChangedMessage(TypedDict):
 class ElicitationCompleteMessage(TypedDict):
     """An MCP server confirmed that a URL-mode elicitation is complete.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_elicitation_complete_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -929,9 +899,7 @@ class ElicitationCompleteMessage(TypedDict):
 class InformationalMessage(TypedDict):
     """A text banner (status line, hook feedback, slash-command output).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_informational_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -955,9 +923,7 @@ class InformationalMessage(TypedDict):
 class NotificationMessage(TypedDict):
     """A loop-side text notification.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_notification_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -983,9 +949,7 @@ class NotificationMessage(TypedDict):
 class PermissionDeniedMessage(TypedDict):
     """A tool call was denied without an interactive prompt.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_permission_denied_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1013,9 +977,7 @@ class PermissionDeniedMessage(TypedDict):
 class CommandsChangedMessage(TypedDict):
     """The slash-command list changed mid-session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_commands_changed_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1033,9 +995,7 @@ class CommandsChangedMessage(TypedDict):
 class ThinkingTokensMessage(TypedDict):
     """Live estimate of thinking tokens during redacted thinking.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_tokens_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1055,9 +1015,7 @@ class ThinkingTokensMessage(TypedDict):
 class MirrorErrorMessage(TypedDict):
     """Appending the transcript to an external session store failed (non-fatal).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_mirror_error_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1077,9 +1035,7 @@ class MirrorErrorMessage(TypedDict):
 class AssistantMessage(TypedDict):
     """Claude's responses with content blocks.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_assistant_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1112,9 +1068,7 @@ class AssistantMessage(TypedDict):
 class UserMessage(TypedDict):
     """User input and tool results.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_user_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1138,9 +1092,7 @@ class UserMessage(TypedDict):
 class ResultMessage(TypedDict):
     """Final response after turn completion.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_result_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1252,9 +1204,7 @@ class ResultMessage(TypedDict):
 class PartialAssistantMessage(TypedDict):
     """Streaming partial content (when include_partial_messages: true).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_partial_assistant_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1270,9 +1220,7 @@ class PartialAssistantMessage(TypedDict):
 class StreamEventMessage(TypedDict):
     """A raw Anthropic Messages API streaming event relayed by the CLI (when --include-partial-messages is set).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_stream_event_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1293,9 +1241,7 @@ class StreamEventMessage(TypedDict):
 class RateLimitEvent(TypedDict):
     """Rate limit state of the account, sent when it changes.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_rate_limit_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1311,9 +1257,7 @@ class RateLimitEvent(TypedDict):
 class ControlRequest(TypedDict):
     """A control protocol request (SDK to CLI, e.g. interrupt; or CLI to SDK, e.g. can_use_tool).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_request` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1327,9 +1271,7 @@ class ControlRequest(TypedDict):
 class ControlResponse(TypedDict):
     """A control protocol response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_response` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1341,9 +1283,7 @@ class ControlResponse(TypedDict):
 class CompactBoundaryMarker(TypedDict):
     """Context compaction marker as the seed's SDK struct documents it: a top-level type "compact_boundary" with a direction.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_compact_boundary_marker` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1359,9 +1299,7 @@ class CompactBoundaryMarker(TypedDict):
 class ToolProgressMessage(TypedDict):
     """A long-running tool is still working.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_progress_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1387,9 +1325,7 @@ class ToolProgressMessage(TypedDict):
 class ToolUseSummaryMessage(TypedDict):
     """A summary of preceding tool calls.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_use_summary_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1407,9 +1343,7 @@ class ToolUseSummaryMessage(TypedDict):
 class AuthStatusMessage(TypedDict):
     """Authentication status changed.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_auth_status_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1429,9 +1363,7 @@ class AuthStatusMessage(TypedDict):
 class PromptSuggestionMessage(TypedDict):
     """A predicted next user prompt.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_prompt_suggestion_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1447,9 +1379,7 @@ class PromptSuggestionMessage(TypedDict):
 class ConversationResetMessage(TypedDict):
     """The conversation was replaced (e.g. /clear) without ending the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_conversation_reset_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1471,9 +1401,7 @@ class ConversationResetMessage(TypedDict):
 class TextBlock(TypedDict):
     """A text content block.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1485,9 +1413,7 @@ class TextBlock(TypedDict):
 class ToolUseBlock(TypedDict):
     """A tool call made by the model.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_use_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1505,9 +1431,7 @@ class ToolUseBlock(TypedDict):
 class ToolResultBlock(TypedDict):
     """The result of a tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_result_block` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1524,9 +1448,7 @@ class ToolResultBlock(TypedDict):
 class ThinkingBlock(TypedDict):
     """Extended thinking content.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1540,9 +1462,7 @@ class ThinkingBlock(TypedDict):
 class ControlInterruptRequest(TypedDict):
     """Interrupt the running turn.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_interrupt_request` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1552,9 +1472,7 @@ class ControlInterruptRequest(TypedDict):
 class ControlCanUseToolRequest(TypedDict):
     """The CLI asks whether a tool call may run.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_can_use_tool_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1584,9 +1502,7 @@ class ControlCanUseToolRequest(TypedDict):
 class ControlInitializeRequest(TypedDict):
     """The SDK initializes the control protocol (hooks, agents).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_initialize_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1600,9 +1516,7 @@ class ControlInitializeRequest(TypedDict):
 class ControlSetPermissionModeRequest(TypedDict):
     """Change the permission mode of the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_set_permission_mode_request` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1614,9 +1528,7 @@ class ControlSetPermissionModeRequest(TypedDict):
 class ControlSetModelRequest(TypedDict):
     """Change the model of the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_set_model_request` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1628,9 +1540,7 @@ class ControlSetModelRequest(TypedDict):
 class ControlHookCallbackRequest(TypedDict):
     """The CLI asks the SDK to run a registered hook callback.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_hook_callback_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1646,9 +1556,7 @@ class ControlHookCallbackRequest(TypedDict):
 class ControlMcpMessageRequest(TypedDict):
     """A JSON-RPC message for an SDK-hosted MCP server.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_mcp_message_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1662,9 +1570,7 @@ class ControlMcpMessageRequest(TypedDict):
 class ControlSuccessResponse(TypedDict):
     """A successful control response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_success_response` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Response kind.
@@ -1678,9 +1584,7 @@ class ControlSuccessResponse(TypedDict):
 class ControlErrorResponse(TypedDict):
     """A failed control response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_error_response` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Response kind.
@@ -1694,9 +1598,7 @@ class ControlErrorResponse(TypedDict):
 class CompactMetadata(TypedDict):
     """Details of a context compaction.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_compact_metadata` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Whether the compaction was requested (/compact) or automatic.
@@ -1716,9 +1618,7 @@ class CompactMetadata(TypedDict):
 class TaskUsage(TypedDict):
     """Usage of a task so far.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_usage` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tokens used.
@@ -1732,9 +1632,7 @@ class TaskUsage(TypedDict):
 class BackgroundTask(TypedDict):
     """A live background task.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_background_task` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Task identifier.
@@ -1750,9 +1648,7 @@ class BackgroundTask(TypedDict):
 class PersistedFile(TypedDict):
     """A file the CLI uploaded.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_persisted_file` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Local file name.
@@ -1764,9 +1660,7 @@ class PersistedFile(TypedDict):
 class FailedFile(TypedDict):
     """A file the CLI could not upload.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_failed_file` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Local file name.
@@ -1778,9 +1672,7 @@ class FailedFile(TypedDict):
 class NoResponse(TypedDict):
     """Details of an API request that got no response headers in time.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_no_response` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # How long the failed attempt waited.
@@ -1792,9 +1684,7 @@ class NoResponse(TypedDict):
 class AssistantMessageBody(TypedDict):
     """The nested message object of an assistant message (an Anthropic Messages API message).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_assistant_message_body` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Model that produced the message ("<synthetic>" for local commands).
@@ -1828,9 +1718,7 @@ class AssistantMessageBody(TypedDict):
 class UserMessageBody(TypedDict):
     """The nested message object of a user message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_user_message_body` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message role.
@@ -1842,9 +1730,7 @@ class UserMessageBody(TypedDict):
 class RateLimitInfo(TypedDict):
     """Rate limit details of a rate_limit_event.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_rate_limit_info` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Current rate limit status.
@@ -1870,9 +1756,7 @@ class RateLimitInfo(TypedDict):
 class RateLimitWindow(TypedDict):
     """Utilization of one rate limit window.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_rate_limit_window` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Fraction of the window consumed (0.0 - 1.0).
@@ -1884,9 +1768,7 @@ class RateLimitWindow(TypedDict):
 class Usage(TypedDict):
     """Token usage of an API call (assistant message) or of a whole turn (result).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_usage` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens not read from or written to the cache.
@@ -1916,9 +1798,7 @@ class Usage(TypedDict):
 class CacheCreation(TypedDict):
     """Prompt cache writes by cache lifetime.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_cache_creation` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tokens written with a 5 minute lifetime.
@@ -1930,9 +1810,7 @@ class CacheCreation(TypedDict):
 class ServerToolUse(TypedDict):
     """Server-side tool requests of an API call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_server_tool_use` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Number of web searches.
@@ -1944,9 +1822,7 @@ class ServerToolUse(TypedDict):
 class OutputTokensDetails(TypedDict):
     """Breakdown of output tokens.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_output_tokens_details` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Output tokens spent on thinking.
@@ -1956,9 +1832,7 @@ class OutputTokensDetails(TypedDict):
 class UsageIteration(TypedDict):
     """Usage of one API call within a turn.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_usage_iteration` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens.
@@ -1980,9 +1854,7 @@ class UsageIteration(TypedDict):
 class ModelUsage(TypedDict):
     """Usage and cost of one model during the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_model_usage` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens.
@@ -2014,9 +1886,7 @@ class ModelUsage(TypedDict):
 class PermissionDenial(TypedDict):
     """A tool call that was denied.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_permission_denial` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tool that was denied.
@@ -2030,9 +1900,7 @@ class PermissionDenial(TypedDict):
 class McpServerStatus(TypedDict):
     """An MCP server and its connection status.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_mcp_server_status` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Server name.
@@ -2046,9 +1914,7 @@ class McpServerStatus(TypedDict):
 class PluginInfo(TypedDict):
     """A loaded plugin.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_plugin_info` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Plugin name.
@@ -2064,9 +1930,7 @@ class PluginInfo(TypedDict):
 class LocalCommandRun(TypedDict):
     """A local slash command the CLI ran.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_local_command_run` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Command name without the slash (e.g. "compact").

@@ -4,6 +4,8 @@
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -41,9 +43,7 @@ __all__ = [
 class Shapes(TypedDict):
     """The Shapes object.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_shapes` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     point: NotRequired["Point"]

@@ -9,6 +9,8 @@ The schema's root only holds definitions, so no type here is the module's root
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -76,9 +78,7 @@ class Tree(TypedDict):
     """A recursive node.
     Second line ends with a quote"
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tree` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     name: str
@@ -108,16 +108,14 @@ Weird = TypedDict(
 )
 Weird.__doc__ = """Keys that are not identifiers.
 
-Unknown keys are rejected by `validate_weird` (the schema forbids additional
-properties).
+Unknown keys are rejected by `validate_weird`.
 """
 
 
 class Ignored(TypedDict):
     """The Ignored object.
 
-    Note: unknown keys are allowed and ignored. A TypedDict cannot declare them;
-    `validate_ignored` does not look at them.
+    Note: unknown keys are allowed and ignored; a TypedDict cannot declare them.
     """
 
     kind: Literal["ignored"]
@@ -128,9 +126,7 @@ class Ignored(TypedDict):
 class Kept(TypedDict):
     """The Kept object.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_kept` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     kind: Literal["kept"]

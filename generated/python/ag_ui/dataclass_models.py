@@ -387,13 +387,10 @@ class RunAgentInput(_Record):
     forwarded_props: JSONValue | None = None
     # Answers to the interrupts the previous run finished with.
     resume: list[ResumeEntry] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["threadId"] = self.thread_id
         out["runId"] = self.run_id
@@ -427,13 +424,10 @@ class ResumeEntry(_Record):
     payload: JSONValue | None = None
     # Envelope data about the response (signatures, routing keys).
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["interruptId"] = self.interrupt_id
         out["status"] = self.status.value
@@ -464,13 +458,10 @@ class Interrupt(_Record):
     expires_at: str | None = None
     # Arbitrary interrupt metadata.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["reason"] = self.reason
@@ -507,13 +498,10 @@ class TokenUsage(_Record):
     reasoning_tokens: int | None = None
     # Input tokens read from a cache.
     cached_input_tokens: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "provider" in self._present or self.provider is not None:
             out["provider"] = self.provider
@@ -540,11 +528,9 @@ class RunFinishedSuccessOutcome(_Record):
 
     # Outcome type.
     type: Literal["success"] = field(default="success", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "success"
         if self.extra:
@@ -562,7 +548,6 @@ class RunFinishedInterruptOutcome(_Record):
     interrupts: list[Interrupt]
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "interrupt"
         out["interrupts"] = [item0.to_dict() for item0 in self.interrupts]
@@ -577,11 +562,9 @@ class Context(_Record):
     description: str
     # The context itself.
     value: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["description"] = self.description
         out["value"] = self.value
@@ -602,13 +585,10 @@ class Tool(_Record):
     parameters: dict[str, JSONValue] | None = None
     # Arbitrary tool metadata.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["description"] = self.description
@@ -629,11 +609,9 @@ class FunctionCall(_Record):
     name: str
     # JSON-encoded arguments.
     arguments: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["arguments"] = self.arguments
@@ -656,13 +634,10 @@ class ToolCall(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the tool call.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = "function"
@@ -692,13 +667,10 @@ class DeveloperMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "developer"
@@ -730,13 +702,10 @@ class SystemMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "system"
@@ -770,13 +739,10 @@ class AssistantMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "assistant"
@@ -813,13 +779,10 @@ class UserMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "user"
@@ -853,13 +816,10 @@ class ToolMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "tool"
@@ -890,13 +850,10 @@ class ActivityMessage(_Record):
     content: dict[str, JSONValue]
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "activity"
@@ -923,13 +880,10 @@ class ReasoningMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "reasoning"
@@ -953,11 +907,9 @@ class InputContentDataSource(_Record):
     value: str
     # Media type of the data.
     mime_type: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "data"
         out["value"] = self.value
@@ -977,13 +929,10 @@ class InputContentUrlSource(_Record):
     value: str
     # Media type, if known.
     mime_type: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "url"
         out["value"] = self.value
@@ -1004,13 +953,10 @@ class ImageInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
         out["source"] = self.source.to_dict()
@@ -1031,13 +977,10 @@ class AudioInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "audio"
         out["source"] = self.source.to_dict()
@@ -1058,13 +1001,10 @@ class VideoInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "video"
         out["source"] = self.source.to_dict()
@@ -1085,13 +1025,10 @@ class DocumentInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
         out["source"] = self.source.to_dict()
@@ -1110,11 +1047,9 @@ class TextInputContent(_Record):
     type: Literal["text"] = field(default="text", init=False)
     # The text.
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -1139,13 +1074,10 @@ class BinaryInputContent(_Record):
     data: str | None = None
     # Original file name.
     filename: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "binary"
         out["mimeType"] = self.mime_type
@@ -1182,13 +1114,10 @@ class RunStartedEvent(_Record):
     parent_run_id: str | None = None
     # The input the run was started with.
     input: RunAgentInput | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RUN_STARTED"
         out["threadId"] = self.thread_id
@@ -1230,13 +1159,10 @@ class RunFinishedEvent(_Record):
     outcome: RunFinishedOutcome | None = None
     # Token usage per (provider, model).
     usage: list[TokenUsage] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RUN_FINISHED"
         out["threadId"] = self.thread_id
@@ -1276,13 +1202,10 @@ class RunErrorEvent(_Record):
     code: str | None = None
     # Partial token usage of the failed run.
     usage: list[TokenUsage] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RUN_ERROR"
         out["message"] = self.message
@@ -1315,13 +1238,10 @@ class StepStartedEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STEP_STARTED"
         out["stepName"] = self.step_name
@@ -1350,13 +1270,10 @@ class StepFinishedEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STEP_FINISHED"
         out["stepName"] = self.step_name
@@ -1389,13 +1306,10 @@ class TextMessageStartEvent(_Record):
     role: TextMessageRole | UnknownTextMessageRole = TextMessageRole.ASSISTANT
     # Optional name of the sender.
     name: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_START"
         out["messageId"] = self.message_id
@@ -1430,13 +1344,10 @@ class TextMessageContentEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_CONTENT"
         out["messageId"] = self.message_id
@@ -1466,13 +1377,10 @@ class TextMessageEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_END"
         out["messageId"] = self.message_id
@@ -1507,13 +1415,10 @@ class TextMessageChunkEvent(_Record):
     delta: str | None = None
     # Optional name of the sender.
     name: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_CHUNK"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1553,13 +1458,10 @@ class ToolCallStartEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Identifier of the assistant message the call belongs to.
     parent_message_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_START"
         out["toolCallId"] = self.tool_call_id
@@ -1593,13 +1495,10 @@ class ToolCallArgsEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_ARGS"
         out["toolCallId"] = self.tool_call_id
@@ -1629,13 +1528,10 @@ class ToolCallEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_END"
         out["toolCallId"] = self.tool_call_id
@@ -1670,13 +1566,10 @@ class ToolCallChunkEvent(_Record):
     parent_message_id: str | None = None
     # A piece of the JSON-encoded arguments.
     delta: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_CHUNK"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1718,13 +1611,10 @@ class ToolCallResultEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Role of the result message.
     role: ToolCallResultRole | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_RESULT"
         out["messageId"] = self.message_id
@@ -1757,13 +1647,10 @@ class StateSnapshotEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # The complete state (any JSON, null included).
     snapshot: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STATE_SNAPSHOT"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1793,13 +1680,10 @@ class StateDeltaEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STATE_DELTA"
         out["delta"] = list(self.delta)
@@ -1828,13 +1712,10 @@ class MessagesSnapshotEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "MESSAGES_SNAPSHOT"
         out["messages"] = [item0.to_dict() for item0 in self.messages]
@@ -1865,13 +1746,10 @@ class RawEvent(_Record):
     event: JSONValue | None = None
     # Where the raw event came from.
     source: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RAW"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1905,13 +1783,10 @@ class CustomEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Value of the custom event (any JSON).
     value: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "CUSTOM"
         out["name"] = self.name
@@ -1942,13 +1817,10 @@ class ThinkingTextMessageStartEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_TEXT_MESSAGE_START"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1978,13 +1850,10 @@ class ThinkingTextMessageContentEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_TEXT_MESSAGE_CONTENT"
         out["delta"] = self.delta
@@ -2013,13 +1882,10 @@ class ThinkingTextMessageEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_TEXT_MESSAGE_END"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2047,13 +1913,10 @@ class ThinkingStartEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Title of the thinking step.
     title: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_START"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2081,13 +1944,10 @@ class ThinkingEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_END"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2121,13 +1981,10 @@ class ActivitySnapshotEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Replace an existing activity message with this id (default) or keep it.
     replace: bool = True
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ACTIVITY_SNAPSHOT"
         out["messageId"] = self.message_id
@@ -2164,13 +2021,10 @@ class ActivityDeltaEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ACTIVITY_DELTA"
         out["messageId"] = self.message_id
@@ -2201,13 +2055,10 @@ class ReasoningStartEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_START"
         out["messageId"] = self.message_id
@@ -2238,13 +2089,10 @@ class ReasoningMessageStartEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_START"
         out["messageId"] = self.message_id
@@ -2278,13 +2126,10 @@ class ReasoningMessageContentEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_CONTENT"
         out["messageId"] = self.message_id
@@ -2314,13 +2159,10 @@ class ReasoningMessageEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_END"
         out["messageId"] = self.message_id
@@ -2351,13 +2193,10 @@ class ReasoningMessageChunkEvent(_Record):
     message_id: str | None = None
     # The reasoning text to append.
     delta: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_CHUNK"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2389,13 +2228,10 @@ class ReasoningEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_END"
         out["messageId"] = self.message_id
@@ -2430,13 +2266,10 @@ class ReasoningEncryptedValueEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_ENCRYPTED_VALUE"
         out["subtype"] = self.subtype.value

@@ -98,11 +98,9 @@ class ToolCallFunction(_Record):
     name: str
     # Arguments for the tool.
     arguments: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["arguments"] = self.arguments
@@ -121,11 +119,9 @@ class ToolCall(_Record):
     type: Literal["function"] = field(default="function", init=False)
     # Tool function details.
     function: ToolCallFunction
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = "function"
@@ -143,11 +139,9 @@ class ToolOutput(_Record):
     tool_call_id: str
     # Tool execution output.
     output: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tool_call_id"] = self.tool_call_id
         out["output"] = self.output
@@ -166,11 +160,9 @@ class ToolResult(_Record):
     result: str
     # Error message if failed.
     error: str | None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["success"] = self.success
         out["result"] = self.result
@@ -188,11 +180,9 @@ class MessageResponse(_Record):
     type: Literal["message"] = field(default="message", init=False)
     # Message content.
     content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message"
         out["content"] = self.content
@@ -209,11 +199,9 @@ class ToolCallResponse(_Record):
     type: Literal["tool_call"] = field(default="tool_call", init=False)
     # List of tools to call.
     tool_calls: list[ToolCall]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_call"
         out["tool_calls"] = [item0.to_dict() for item0 in self.tool_calls]
@@ -244,11 +232,9 @@ class Event(_Record):
     details: dict[str, JSONValue]
     # Additional metadata.
     metadata: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = self.type if isinstance(self.type, str) else self.type.value

@@ -639,13 +639,10 @@ class SystemMessage(_Record):
     environment_plan: dict[str, JSONValue] | None = None
     # User tier.
     user_type: UserType | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "init"
@@ -751,13 +748,10 @@ class SystemStatusMessage(_Record):
     session_id: str | None = None
     # Unique ID of this message.
     uuid: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "status"
@@ -797,13 +791,10 @@ class SystemCompactBoundary(_Record):
     session_id: str | None = None
     # Unique ID of this message.
     uuid: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "compact_boundary"
@@ -840,13 +831,10 @@ class HookStartedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "hook_started"
@@ -889,13 +877,10 @@ class HookProgressMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "hook_progress"
@@ -942,13 +927,10 @@ class HookResponseMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "hook_response"
@@ -1011,13 +993,10 @@ class TaskStartedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_started"
@@ -1076,13 +1055,10 @@ class TaskProgressMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_progress"
@@ -1138,13 +1114,10 @@ class TaskNotificationMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_notification"
@@ -1191,13 +1164,10 @@ class TaskUpdatedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_updated"
@@ -1228,13 +1198,10 @@ class BackgroundTasksChangedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "background_tasks_changed"
@@ -1266,13 +1233,10 @@ class FilesPersistedEvent(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "files_persisted"
@@ -1312,13 +1276,10 @@ class ApiRetryMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "api_retry"
@@ -1352,13 +1313,10 @@ class LocalCommandOutputMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "local_command_output"
@@ -1386,13 +1344,10 @@ class SessionStateChangedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "session_state_changed"
@@ -1422,13 +1377,10 @@ class ElicitationCompleteMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "elicitation_complete"
@@ -1463,13 +1415,10 @@ class InformationalMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "informational"
@@ -1510,13 +1459,10 @@ class NotificationMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "notification"
@@ -1560,13 +1506,10 @@ class PermissionDeniedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "permission_denied"
@@ -1602,13 +1545,10 @@ class CommandsChangedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "commands_changed"
@@ -1638,13 +1578,10 @@ class ThinkingTokensMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "thinking_tokens"
@@ -1675,13 +1612,10 @@ class MirrorErrorMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "mirror_error"
@@ -1727,13 +1661,10 @@ class AssistantMessage(_Record):
     local_command_source: str | None = None
     # The local slash command that produced this synthetic message.
     local_command_run: LocalCommandRun | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "assistant"
         out["message"] = self.message.to_dict()
@@ -1786,13 +1717,10 @@ class UserMessage(_Record):
     is_replay: bool | None = None
     # Structured result of the tool call this message answers (any JSON).
     tool_use_result: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "user"
         out["message"] = self.message.to_dict()
@@ -1879,13 +1807,10 @@ class ResultMessage(_Record):
     queued_turn_count: int | None = None
     # Index of this result within the session.
     result_index: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "result"
         out["subtype"] = self.subtype.value
@@ -1978,11 +1903,9 @@ class PartialAssistantMessage(_Record):
     index: int
     # The delta/change content.
     delta: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "partial_assistant"
         out["content"] = [item0.to_dict() for item0 in self.content]
@@ -2010,13 +1933,10 @@ class StreamEventMessage(_Record):
     uuid: str | None = None
     # Time to first token, in milliseconds (on message_start).
     ttft_ms: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "stream_event"
         out["event"] = self.event
@@ -2045,13 +1965,10 @@ class RateLimitEvent(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "rate_limit_event"
         out["rate_limit_info"] = self.rate_limit_info.to_dict()
@@ -2074,11 +1991,9 @@ class ControlRequest(_Record):
     request_id: str
     # The request, dispatched on its subtype.
     request: ControlRequestBody
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "control_request"
         out["request_id"] = self.request_id
@@ -2096,11 +2011,9 @@ class ControlResponse(_Record):
     type: Literal["control_response"] = field(default="control_response", init=False)
     # The response, dispatched on its subtype.
     response: ControlResponseBody
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "control_response"
         out["response"] = self.response.to_dict()
@@ -2121,13 +2034,10 @@ class CompactBoundaryMarker(_Record):
     session_id: str | None = None
     # Unique ID of this message.
     uuid: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "compact_boundary"
         if "direction" in self._present or self.direction is not None:
@@ -2163,13 +2073,10 @@ class ToolProgressMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_progress"
         out["tool_use_id"] = self.tool_use_id
@@ -2203,13 +2110,10 @@ class ToolUseSummaryMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use_summary"
         out["summary"] = self.summary
@@ -2239,13 +2143,10 @@ class AuthStatusMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "auth_status"
         out["isAuthenticating"] = self.is_authenticating
@@ -2273,13 +2174,10 @@ class PromptSuggestionMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "prompt_suggestion"
         out["suggestion"] = self.suggestion
@@ -2310,13 +2208,10 @@ class ConversationResetMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "conversation_reset"
         out["new_conversation_id"] = self.new_conversation_id
@@ -2343,11 +2238,9 @@ class TextBlock(_Record):
     type: Literal["text"] = field(default="text", init=False)
     # Text content.
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -2370,13 +2263,10 @@ class ToolUseBlock(_Record):
     input: dict[str, JSONValue]
     # Who made the call (e.g. {"type":"direct"}).
     caller: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -2401,13 +2291,10 @@ class ToolResultBlock(_Record):
     content: str | list[dict[str, JSONValue]] | None = None
     # Tool error flag.
     is_error: bool = False
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2432,13 +2319,10 @@ class ThinkingBlock(_Record):
     thinking: str
     # Thinking signature.
     signature: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking"
         out["thinking"] = self.thinking
@@ -2455,11 +2339,9 @@ class ControlInterruptRequest(_Record):
 
     # Request kind.
     subtype: Literal["interrupt"] = field(default="interrupt", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "interrupt"
         if self.extra:
@@ -2493,13 +2375,10 @@ class ControlCanUseToolRequest(_Record):
     tool_use_id: str | None = None
     # Subagent making the call, if any.
     agent_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "can_use_tool"
         out["tool_name"] = self.tool_name
@@ -2537,13 +2416,10 @@ class ControlInitializeRequest(_Record):
     hooks: dict[str, JSONValue] | None = None
     # Subagent definitions by name.
     agents: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "initialize"
         if "hooks" in self._present or self.hooks is not None:
@@ -2563,11 +2439,9 @@ class ControlSetPermissionModeRequest(_Record):
     subtype: Literal["set_permission_mode"] = field(default="set_permission_mode", init=False)
     # New permission mode.
     mode: PermissionMode | UnknownPermissionMode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "set_permission_mode"
         out["mode"] = self.mode.value
@@ -2584,13 +2458,10 @@ class ControlSetModelRequest(_Record):
     subtype: Literal["set_model"] = field(default="set_model", init=False)
     # New model, or null for the default.
     model: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "set_model"
         if "model" in self._present or self.model is not None:
@@ -2612,13 +2483,10 @@ class ControlHookCallbackRequest(_Record):
     input: JSONValue | None = None
     # Tool use ID the hook concerns, if any.
     tool_use_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "hook_callback"
         out["callback_id"] = self.callback_id
@@ -2641,11 +2509,9 @@ class ControlMcpMessageRequest(_Record):
     server_name: str
     # The JSON-RPC message (any JSON).
     message: JSONValue
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "mcp_message"
         out["server_name"] = self.server_name
@@ -2665,13 +2531,10 @@ class ControlSuccessResponse(_Record):
     request_id: str
     # Response payload (e.g. {"still_queued":[]} for interrupt).
     response: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "success"
         out["request_id"] = self.request_id
@@ -2692,11 +2555,9 @@ class ControlErrorResponse(_Record):
     request_id: str
     # Error message.
     error: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "error"
         out["request_id"] = self.request_id
@@ -2722,13 +2583,10 @@ class CompactMetadata(_Record):
     preserved_segment: dict[str, JSONValue] | None = None
     # Ordered uuids of kept messages (anchor_uuid, uuids).
     preserved_messages: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["trigger"] = self.trigger.value
         if "pre_tokens" in self._present or self.pre_tokens is not None:
@@ -2756,11 +2614,9 @@ class TaskUsage(_Record):
     tool_uses: int
     # Time spent, in milliseconds.
     duration_ms: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["total_tokens"] = self.total_tokens
         out["tool_uses"] = self.tool_uses
@@ -2782,13 +2638,10 @@ class BackgroundTask(_Record):
     description: str
     # Not activity; exclude from activity indicators.
     ambient: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["task_id"] = self.task_id
         out["task_type"] = self.task_type
@@ -2808,11 +2661,9 @@ class PersistedFile(_Record):
     filename: str
     # Files API id.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["filename"] = self.filename
         out["file_id"] = self.file_id
@@ -2829,11 +2680,9 @@ class FailedFile(_Record):
     filename: str
     # What went wrong.
     error: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["filename"] = self.filename
         out["error"] = self.error
@@ -2850,11 +2699,9 @@ class NoResponse(_Record):
     waited_ms: int
     # How long the retry will wait.
     retry_wait_ms: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["waited_ms"] = self.waited_ms
         out["retry_wait_ms"] = self.retry_wait_ms
@@ -2893,13 +2740,10 @@ class AssistantMessageBody(_Record):
     diagnostics: JSONValue | None = None
     # Context management info.
     context_management: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = [item0.to_dict() for item0 in self.content]
         if "model" in self._present or self.model is not None:
@@ -2941,13 +2785,10 @@ class UserMessageBody(_Record):
     content: str | list[ContentBlock]
     # Message role.
     role: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = _e_union_str_or_list_content_block(self.content)
         if "role" in self._present or self.role is not None:
@@ -2979,13 +2820,10 @@ class RateLimitInfo(_Record):
     is_using_overage: bool | None = None
     # Utilization per window (five_hour, seven_day, ...).
     unified_windows: dict[str, RateLimitWindow] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["status"] = self.status.value
         if "resetsAt" in self._present or self.resets_at is not None:
@@ -3023,13 +2861,10 @@ class RateLimitWindow(_Record):
     utilization: float
     # Unix time (seconds) when the window resets.
     resets_at: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["utilization"] = self.utilization
         if "resetsAt" in self._present or self.resets_at is not None:
@@ -3065,13 +2900,10 @@ class Usage(_Record):
     iterations: list[UsageIteration] | None = None
     # Speed mode (e.g. "standard").
     speed: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["input_tokens"] = self.input_tokens
         out["output_tokens"] = self.output_tokens
@@ -3117,11 +2949,9 @@ class CacheCreation(_Record):
     ephemeral_5m_input_tokens: int
     # Tokens written with a 1 hour lifetime.
     ephemeral_1h_input_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["ephemeral_5m_input_tokens"] = self.ephemeral_5m_input_tokens
         out["ephemeral_1h_input_tokens"] = self.ephemeral_1h_input_tokens
@@ -3138,13 +2968,10 @@ class ServerToolUse(_Record):
     web_search_requests: int
     # Number of web fetches.
     web_fetch_requests: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["web_search_requests"] = self.web_search_requests
         if "web_fetch_requests" in self._present or self.web_fetch_requests is not None:
@@ -3160,11 +2987,9 @@ class OutputTokensDetails(_Record):
 
     # Output tokens spent on thinking.
     thinking_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["thinking_tokens"] = self.thinking_tokens
         if self.extra:
@@ -3190,13 +3015,10 @@ class UsageIteration(_Record):
     type: str | None = None
     # Model of the call, when it differs from the session model.
     model: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["input_tokens"] = self.input_tokens
         out["output_tokens"] = self.output_tokens
@@ -3248,13 +3070,10 @@ class ModelUsage(_Record):
     provider: str | None = None
     # Pricing basis (e.g. "list").
     cost_basis: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["inputTokens"] = self.input_tokens
         out["outputTokens"] = self.output_tokens
@@ -3295,11 +3114,9 @@ class PermissionDenial(_Record):
     tool_use_id: str
     # Input of the denied call.
     tool_input: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tool_name"] = self.tool_name
         out["tool_use_id"] = self.tool_use_id
@@ -3319,13 +3136,10 @@ class McpServerStatus(_Record):
     status: str
     # Where the server is configured (e.g. plugin, claudeai).
     source: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["status"] = self.status
@@ -3348,13 +3162,10 @@ class PluginInfo(_Record):
     source: str | None = None
     # Plugin version.
     version: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["path"] = self.path
@@ -3375,13 +3186,10 @@ class LocalCommandRun(_Record):
     command: str
     # Command arguments.
     args: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["command"] = self.command
         if "args" in self._present or self.args is not None:

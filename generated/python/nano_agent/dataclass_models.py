@@ -194,11 +194,9 @@ class TextContent(_Record):
     type: Literal["text"] = field(default="text", init=False)
     # The text.
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -223,13 +221,10 @@ class ThinkingContent(_Record):
     encrypted_content: str = ""
     # OpenAI-specific reasoning summary parts (free-form objects).
     summary: tuple[dict[str, JSONValue], ...] = ()
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking"
         out["thinking"] = self.thinking
@@ -260,13 +255,10 @@ class ToolUseContent(_Record):
     input: dict[str, JSONValue] | None
     # OpenAI-specific output item id.
     item_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -291,13 +283,10 @@ class ToolResultContent(_Record):
     content: list[ToolOutputContent]
     # Whether this is an error result.
     is_error: bool = False
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -319,11 +308,9 @@ class ImageSource(_Record):
     media_type: str
     # Base64-encoded image bytes (no data: prefix).
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "base64"
         out["media_type"] = self.media_type
@@ -341,11 +328,9 @@ class ImageContent(_Record):
     type: Literal["image"] = field(default="image", init=False)
     # The image bytes.
     source: ImageSource
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
         out["source"] = self.source.to_dict()
@@ -362,11 +347,9 @@ class CompactionContent(_Record):
     type: Literal["compaction"] = field(default="compaction", init=False)
     # Opaque compaction state.
     encrypted_content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "compaction"
         out["encrypted_content"] = self.encrypted_content
@@ -383,11 +366,9 @@ class CompactionSummaryContent(_Record):
     type: Literal["compaction_summary"] = field(default="compaction_summary", init=False)
     # Opaque compaction state.
     encrypted_content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "compaction_summary"
         out["encrypted_content"] = self.encrypted_content
@@ -408,13 +389,10 @@ class ReasoningContent(_Record):
     id: str = ""
     # Reasoning summary parts (e.g. {type: summary_text, text}).
     summary: tuple[dict[str, JSONValue], ...] = ()
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "reasoning"
         out["encrypted_content"] = self.encrypted_content
@@ -435,11 +413,9 @@ class Message(_Record):
     role: Role
     # Either a plain string or a sequence of content blocks.
     content: str | list[ContentBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role.value
         out["content"] = _e_union_str_or_list_content_block(self.content)
@@ -456,11 +432,9 @@ class SystemPrompt(_Record):
     type: Literal["system_prompt"] = field(default="system_prompt", init=False)
     # The system instructions.
     content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system_prompt"
         out["content"] = self.content
@@ -479,11 +453,9 @@ class ToolDefinition(_Record):
     description: str
     # JSON Schema of the tool's parameters.
     input_schema: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["description"] = self.description
@@ -501,11 +473,9 @@ class ToolDefinitions(_Record):
     type: Literal["tool_definitions"] = field(default="tool_definitions", init=False)
     # The available tools.
     tools: list[ToolDefinition]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_definitions"
         out["tools"] = [item0.to_dict() for item0 in self.tools]
@@ -528,13 +498,10 @@ class ToolExecution(_Record):
     result: list[ToolOutputContent]
     # Whether the execution failed.
     is_error: bool = False
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_execution"
         out["tool_name"] = self.tool_name
@@ -557,13 +524,10 @@ class StopReason(_Record):
     reason: str
     # Cumulative token usage.
     usage: dict[str, int] = field(default_factory=dict)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "stop_reason"
         out["reason"] = self.reason
@@ -595,13 +559,10 @@ class SubGraph(_Record):
     summary: str = ""
     # Nesting depth of the sub-agent.
     depth: int = 0
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "sub_graph"
         out["tool_name"] = self.tool_name
@@ -634,11 +595,9 @@ class Response(_Record):
     stop_reason: str | None
     # Token usage statistics.
     usage: Usage
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["model"] = self.model
@@ -675,13 +634,10 @@ class Usage(_Record):
     cache_creation_input_tokens: int = 0
     # Tokens read from the prompt cache.
     cache_read_input_tokens: int = 0
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "input_tokens" in self._present or self.input_tokens != 0:
             out["input_tokens"] = self.input_tokens
@@ -706,11 +662,9 @@ class TodoItem(_Record):
     status: TaskStatus | UnknownTaskStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = self.content
         out["status"] = self.status.value
@@ -730,11 +684,9 @@ class Todo(_Record):
     status: TodoStatus | UnknownTodoStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = self.content
         out["status"] = self.status.value
@@ -766,11 +718,9 @@ class PendingEdit(_Record):
     replace_all: bool = False
     # Number of matches.
     match_count: int = 1
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["file_path"] = self.file_path
         out["old_string"] = self.old_string
@@ -796,11 +746,9 @@ class TruncationConfig(_Record):
     max_lines: int = 1000
     # Whether truncation is active.
     enabled: bool = True
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "max_chars" in self._present or self.max_chars != 30000:
             out["max_chars"] = self.max_chars
@@ -827,7 +775,6 @@ class TruncatedOutput(_Record):
     created_at: float
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tool_name"] = self.tool_name
         out["temp_file_path"] = self.temp_file_path
@@ -853,11 +800,9 @@ class PythonScript(_Record):
     last_run_at: float | None = None
     # Number of times run.
     run_count: int = 0
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["file_id"] = self.file_id
         out["file_path"] = self.file_path

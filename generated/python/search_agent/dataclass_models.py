@@ -787,11 +787,9 @@ class MessageParam(_Record):
     # A string (e.g. "Hello"), or a list of request content blocks, e.g. a 带工具结果的消息
     # (message with tool results).
     content: str | list[ContentBlockParam]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role.value
         out["content"] = _e_union_str_or_list_content_block_param(self.content)
@@ -812,13 +810,10 @@ class TextBlockParam(_Record):
     citations: list[TextCitation] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -845,13 +840,10 @@ class ImageBlockParam(_Record):
     source: ImageSource
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
         out["source"] = self.source.to_dict()
@@ -878,13 +870,10 @@ class ToolUseBlockParam(_Record):
     input: dict[str, JSONValue]
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -913,13 +902,10 @@ class ToolResultBlockParam(_Record):
     is_error: bool | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -950,13 +936,10 @@ class Document(_Record):
     id: str
     # Citations of the document.
     citations: list[Citation] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
         out["id"] = self.id
@@ -979,11 +962,9 @@ class ThinkingBlock(_Record):
     thinking: str
     # Signature that verifies the thinking block.
     signature: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking"
         out["thinking"] = self.thinking
@@ -1001,11 +982,9 @@ class RedactedThinkingBlock(_Record):
     type: Literal["redacted_thinking"] = field(default="redacted_thinking", init=False)
     # Opaque encrypted thinking.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "redacted_thinking"
         out["data"] = self.data
@@ -1030,13 +1009,10 @@ class ServerToolUseBlock(_Record):
     caller: Caller | None = None
     # Prompt-cache breakpoint (request side).
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "server_tool_use"
         out["id"] = self.id
@@ -1067,13 +1043,10 @@ class WebSearchToolResultBlock(_Record):
     caller: Caller | None = None
     # Prompt-cache breakpoint (request side).
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -1101,11 +1074,9 @@ class WebSearchToolResultError(_Record):
     )
     # Why it failed.
     error_code: WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1122,13 +1093,10 @@ class CacheControlEphemeral(_Record):
     type: Literal["ephemeral"] = field(default="ephemeral", init=False)
     # Time to live of the cache entry, "5m" (default) or "1h".
     ttl: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ephemeral"
         if "ttl" in self._present or self.ttl is not None:
@@ -1148,11 +1116,9 @@ class Base64ImageSource(_Record):
     media_type: ImageMediaType
     # Base64-encoded image bytes.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "base64"
         out["media_type"] = self.media_type.value
@@ -1170,11 +1136,9 @@ class UrlImageSource(_Record):
     type: Literal["url"] = field(default="url", init=False)
     # Where the image can be fetched.
     url: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "url"
         out["url"] = self.url
@@ -1191,11 +1155,9 @@ class Citation(_Record):
     text: str
     # Where the cited text comes from.
     source: CitationSource
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["text"] = self.text
         out["source"] = self.source.to_dict()
@@ -1222,13 +1184,10 @@ class CitationCharLocation(_Record):
     document_title: str | None = None
     # Files API id of the cited document.
     file_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "char_location"
         out["cited_text"] = self.cited_text
@@ -1262,13 +1221,10 @@ class CitationPageLocation(_Record):
     document_title: str | None = None
     # Files API id of the cited document.
     file_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "page_location"
         out["cited_text"] = self.cited_text
@@ -1302,13 +1258,10 @@ class CitationContentBlockLocation(_Record):
     document_title: str | None = None
     # Files API id of the cited document.
     file_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_location"
         out["cited_text"] = self.cited_text
@@ -1340,13 +1293,10 @@ class CitationsWebSearchResultLocation(_Record):
     url: str
     # Title of the result page.
     title: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_result_location"
         out["cited_text"] = self.cited_text
@@ -1377,13 +1327,10 @@ class CitationsSearchResultLocation(_Record):
     end_block_index: int
     # Title of the search result.
     title: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "search_result_location"
         out["cited_text"] = self.cited_text
@@ -1406,11 +1353,9 @@ class CitationSource(_Record):
     id: str
     # Dataset the source belongs to (e.g. "search").
     dataset: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["dataset"] = self.dataset
@@ -1429,13 +1374,10 @@ class TextBlock(_Record):
     text: str
     # Citations supporting the text, or null.
     citations: list[TextCitation] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -1462,13 +1404,10 @@ class ToolUseBlock(_Record):
     input: dict[str, JSONValue]
     # Who invoked the tool (the model directly, or code execution).
     caller: Caller | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -1487,11 +1426,9 @@ class DirectCaller(_Record):
 
     # Always "direct".
     type: Literal["direct"] = field(default="direct", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "direct"
         if self.extra:
@@ -1507,11 +1444,9 @@ class ServerToolCaller(_Record):
     type: Literal["code_execution_20250825"] = field(default="code_execution_20250825", init=False)
     # Id of the code execution server_tool_use block.
     tool_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20250825"
         out["tool_id"] = self.tool_id
@@ -1528,11 +1463,9 @@ class ServerToolCaller20260120(_Record):
     type: Literal["code_execution_20260120"] = field(default="code_execution_20260120", init=False)
     # Id of the code execution server_tool_use block.
     tool_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20260120"
         out["tool_id"] = self.tool_id
@@ -1555,13 +1488,10 @@ class WebSearchResultBlock(_Record):
     url: str
     # Age of the page, if known.
     page_age: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_result"
         out["encrypted_content"] = self.encrypted_content
@@ -1580,13 +1510,10 @@ class CitationsConfig(_Record):
 
     # Citations on or off.
     enabled: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "enabled" in self._present or self.enabled is not None:
             out["enabled"] = self.enabled
@@ -1605,11 +1532,9 @@ class Base64PdfSource(_Record):
     media_type: Literal["application/pdf"] = field(default="application/pdf", init=False)
     # Base64-encoded PDF bytes.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "base64"
         out["media_type"] = "application/pdf"
@@ -1629,11 +1554,9 @@ class PlainTextSource(_Record):
     media_type: Literal["text/plain"] = field(default="text/plain", init=False)
     # The text.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["media_type"] = "text/plain"
@@ -1655,13 +1578,10 @@ class DocumentBlock(_Record):
     title: str | None = None
     # Citation settings of the document.
     citations: CitationsConfig | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
         out["source"] = self.source.to_dict()
@@ -1686,13 +1606,10 @@ class WebFetchBlock(_Record):
     content: DocumentBlock
     # When the content was retrieved (ISO 8601).
     retrieved_at: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_result"
         out["url"] = self.url
@@ -1714,11 +1631,9 @@ class WebFetchToolResultErrorBlock(_Record):
     )
     # Why it failed.
     error_code: WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1739,13 +1654,10 @@ class WebFetchToolResultBlock(_Record):
     content: WebFetchToolResultContent
     # Who invoked the tool.
     caller: Caller | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -1765,11 +1677,9 @@ class CodeExecutionOutputBlock(_Record):
     type: Literal["code_execution_output"] = field(default="code_execution_output", init=False)
     # Files API id of the file.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_output"
         out["file_id"] = self.file_id
@@ -1792,11 +1702,9 @@ class CodeExecutionResultBlock(_Record):
     return_code: int
     # Files written.
     content: list[CodeExecutionOutputBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_result"
         out["stdout"] = self.stdout
@@ -1824,11 +1732,9 @@ class EncryptedCodeExecutionResultBlock(_Record):
     return_code: int
     # Files written.
     content: list[CodeExecutionOutputBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "encrypted_code_execution_result"
         out["encrypted_stdout"] = self.encrypted_stdout
@@ -1850,11 +1756,9 @@ class CodeExecutionToolResultError(_Record):
     )
     # Why it failed.
     error_code: CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1875,11 +1779,9 @@ class CodeExecutionToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: CodeExecutionToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -1899,11 +1801,9 @@ class BashCodeExecutionOutputBlock(_Record):
     )
     # Files API id of the file.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_output"
         out["file_id"] = self.file_id
@@ -1928,11 +1828,9 @@ class BashCodeExecutionResultBlock(_Record):
     return_code: int
     # Files written.
     content: list[BashCodeExecutionOutputBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_result"
         out["stdout"] = self.stdout
@@ -1954,11 +1852,9 @@ class BashCodeExecutionToolResultError(_Record):
     )
     # Why it failed.
     error_code: BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1979,11 +1875,9 @@ class BashCodeExecutionToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: BashCodeExecutionToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2008,13 +1902,10 @@ class TextEditorCodeExecutionToolResultError(_Record):
     )
     # Details of the failure.
     error_message: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -2043,13 +1934,10 @@ class TextEditorCodeExecutionViewResultBlock(_Record):
     start_line: int | None = None
     # Lines in the file.
     total_lines: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_view_result"
         out["content"] = self.content
@@ -2075,11 +1963,9 @@ class TextEditorCodeExecutionCreateResultBlock(_Record):
     )
     # Whether an existing file was overwritten.
     is_file_update: bool
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_create_result"
         out["is_file_update"] = self.is_file_update
@@ -2106,13 +1992,10 @@ class TextEditorCodeExecutionStrReplaceResultBlock(_Record):
     old_lines: int | None = None
     # First line before the edit.
     old_start: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_str_replace_result"
         if "lines" in self._present or self.lines is not None:
@@ -2142,11 +2025,9 @@ class TextEditorCodeExecutionToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: TextEditorCodeExecutionToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2168,13 +2049,10 @@ class ToolSearchToolResultError(_Record):
     error_code: ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
     # Details of the failure.
     error_message: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -2193,11 +2071,9 @@ class ToolReferenceBlock(_Record):
     type: Literal["tool_reference"] = field(default="tool_reference", init=False)
     # Name of the tool.
     tool_name: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_reference"
         out["tool_name"] = self.tool_name
@@ -2216,11 +2092,9 @@ class ToolSearchToolSearchResultBlock(_Record):
     )
     # The tools found.
     tool_references: list[ToolReferenceBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_search_result"
         out["tool_references"] = [item0.to_dict() for item0 in self.tool_references]
@@ -2239,11 +2113,9 @@ class ToolSearchToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: ToolSearchToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2261,11 +2133,9 @@ class ContainerUploadBlock(_Record):
     type: Literal["container_upload"] = field(default="container_upload", init=False)
     # Files API id of the file.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "container_upload"
         out["file_id"] = self.file_id
@@ -2282,11 +2152,9 @@ class CacheCreation(_Record):
     ephemeral_5m_input_tokens: int
     # Input tokens used to create 1-hour cache entries.
     ephemeral_1h_input_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["ephemeral_5m_input_tokens"] = self.ephemeral_5m_input_tokens
         out["ephemeral_1h_input_tokens"] = self.ephemeral_1h_input_tokens
@@ -2303,13 +2171,10 @@ class ServerToolUsage(_Record):
     web_search_requests: int
     # Number of web fetch requests.
     web_fetch_requests: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["web_search_requests"] = self.web_search_requests
         if "web_fetch_requests" in self._present or self.web_fetch_requests is not None:
@@ -2325,11 +2190,9 @@ class OutputTokensDetails(_Record):
 
     # Output tokens spent on thinking.
     thinking_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["thinking_tokens"] = self.thinking_tokens
         if self.extra:
@@ -2347,13 +2210,10 @@ class RefusalStopDetails(_Record):
     category: RefusalCategory | UnknownRefusalCategory | None = None
     # Human-readable explanation (display only).
     explanation: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "refusal"
         if "category" in self._present or self.category is not None:
@@ -2387,13 +2247,10 @@ class Usage(_Record):
     output_tokens_details: OutputTokensDetails | None = None
     # Where inference ran.
     inference_geo: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["input_tokens"] = self.input_tokens
         out["output_tokens"] = self.output_tokens
@@ -2433,11 +2290,9 @@ class Container(_Record):
     id: str
     # When the container expires (RFC 3339 timestamp).
     expires_at: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["expires_at"] = self.expires_at
@@ -2470,13 +2325,10 @@ class Message(_Record):
     stop_details: RefusalStopDetails | None = None
     # Container used by the request, if any.
     container: Container | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = "message"
@@ -2503,11 +2355,9 @@ class TextDelta(_Record):
     type: Literal["text_delta"] = field(default="text_delta", init=False)
     # Text appended to the block (e.g. "Hello").
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_delta"
         out["text"] = self.text
@@ -2527,13 +2377,10 @@ class CitationsDelta(_Record):
     # A list of the seed's {text, source} citations, the shape the seed documents
     # for this event.
     citations: list[Citation] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "citations_delta"
         if "citation" in self._present or self.citation is not None:
@@ -2555,11 +2402,9 @@ class InputJsonDelta(_Record):
     type: Literal["input_json_delta"] = field(default="input_json_delta", init=False)
     # Partial JSON text; concatenate all fragments and parse at content_block_stop.
     partial_json: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "input_json_delta"
         out["partial_json"] = self.partial_json
@@ -2576,11 +2421,9 @@ class ThinkingDelta(_Record):
     type: Literal["thinking_delta"] = field(default="thinking_delta", init=False)
     # Thinking text appended to the block.
     thinking: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking_delta"
         out["thinking"] = self.thinking
@@ -2597,11 +2440,9 @@ class SignatureDelta(_Record):
     type: Literal["signature_delta"] = field(default="signature_delta", init=False)
     # Signature of the thinking block.
     signature: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "signature_delta"
         out["signature"] = self.signature
@@ -2618,11 +2459,9 @@ class MessageStartEvent(_Record):
     type: Literal["message_start"] = field(default="message_start", init=False)
     # The message being streamed.
     message: Message
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message_start"
         out["message"] = self.message.to_dict()
@@ -2641,11 +2480,9 @@ class ContentBlockStartEvent(_Record):
     index: int
     # The block, with empty text, thinking or input.
     content_block: ContentBlock
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_start"
         out["index"] = self.index
@@ -2665,11 +2502,9 @@ class ContentBlockDeltaEvent(_Record):
     index: int
     # The update.
     delta: ContentBlockDelta
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_delta"
         out["index"] = self.index
@@ -2687,11 +2522,9 @@ class ContentBlockStopEvent(_Record):
     type: Literal["content_block_stop"] = field(default="content_block_stop", init=False)
     # Index of the block in the message content.
     index: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_stop"
         out["index"] = self.index
@@ -2712,13 +2545,10 @@ class MessageDelta(_Record):
     stop_details: RefusalStopDetails | None = None
     # Container used by the request, if any.
     container: Container | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["stop_reason"] = None if self.stop_reason is None else self.stop_reason.value
         out["stop_sequence"] = self.stop_sequence
@@ -2747,13 +2577,10 @@ class MessageDeltaUsage(_Record):
     server_tool_use: ServerToolUsage | None = None
     # Breakdown of the output tokens.
     output_tokens_details: OutputTokensDetails | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["output_tokens"] = self.output_tokens
         if "input_tokens" in self._present or self.input_tokens is not None:
@@ -2788,11 +2615,9 @@ class MessageDeltaEvent(_Record):
     delta: MessageDelta
     # Cumulative token usage.
     usage: MessageDeltaUsage
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message_delta"
         out["delta"] = self.delta.to_dict()
@@ -2808,11 +2633,9 @@ class MessageStopEvent(_Record):
 
     # Always "message_stop".
     type: Literal["message_stop"] = field(default="message_stop", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message_stop"
         if self.extra:
@@ -2826,11 +2649,9 @@ class PingEvent(_Record):
 
     # Always "ping".
     type: Literal["ping"] = field(default="ping", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ping"
         if self.extra:
@@ -2846,11 +2667,9 @@ class ErrorDetail(_Record):
     type: str
     # Human-readable description.
     message: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = self.type
         out["message"] = self.message
@@ -2867,11 +2686,9 @@ class ErrorEvent(_Record):
     type: Literal["error"] = field(default="error", init=False)
     # The error.
     error: ErrorDetail
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "error"
         out["error"] = self.error.to_dict()
@@ -2904,13 +2721,10 @@ class ToolParam(_Record):
     input_examples: list[dict[str, JSONValue]] | None = None
     # Enforce the input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["input_schema"] = self.input_schema
@@ -2957,13 +2771,10 @@ class UserLocation(_Record):
     region: str | None = None
     # IANA time zone.
     timezone: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "approximate"
         if "city" in self._present or self.city is not None:
@@ -2997,13 +2808,10 @@ class ToolBash20250124(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_20250124"
         out["name"] = "bash"
@@ -3046,13 +2854,10 @@ class CodeExecutionTool20250522(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20250522"
         out["name"] = "code_execution"
@@ -3091,13 +2896,10 @@ class CodeExecutionTool20250825(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20250825"
         out["name"] = "code_execution"
@@ -3136,13 +2938,10 @@ class CodeExecutionTool20260120(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20260120"
         out["name"] = "code_execution"
@@ -3181,13 +2980,10 @@ class CodeExecutionTool20260521(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20260521"
         out["name"] = "code_execution"
@@ -3228,13 +3024,10 @@ class MemoryTool20250818(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "memory_20250818"
         out["name"] = "memory"
@@ -3285,13 +3078,10 @@ class AdvisorTool20260301(_Record):
     max_uses: int | None = None
     # Guarantee schema validation on tool names and inputs.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "advisor_20260301"
         out["name"] = "advisor"
@@ -3339,13 +3129,10 @@ class ToolTextEditor20250124(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_20250124"
         out["name"] = "str_replace_editor"
@@ -3392,13 +3179,10 @@ class ToolTextEditor20250429(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_20250429"
         out["name"] = "str_replace_based_edit_tool"
@@ -3447,13 +3231,10 @@ class ToolTextEditor20250728(_Record):
     input_examples: list[dict[str, JSONValue]] | None = None
     # Maximum characters shown when viewing a file.
     max_characters: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_20250728"
         out["name"] = "str_replace_based_edit_tool"
@@ -3506,13 +3287,10 @@ class WebSearchTool20250305(_Record):
     max_uses: int | None = None
     # Approximate user location for localised results.
     user_location: UserLocation | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_20250305"
         out["name"] = "web_search"
@@ -3575,13 +3353,10 @@ class WebFetchTool20250910(_Record):
     citations: CitationsConfig | None = None
     # Maximum tokens of fetched content.
     max_content_tokens: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20250910"
         out["name"] = "web_fetch"
@@ -3642,13 +3417,10 @@ class WebSearchTool20260209(_Record):
     max_uses: int | None = None
     # Approximate user location for localised results.
     user_location: UserLocation | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_20260209"
         out["name"] = "web_search"
@@ -3711,13 +3483,10 @@ class WebFetchTool20260209(_Record):
     citations: CitationsConfig | None = None
     # Maximum tokens of fetched content.
     max_content_tokens: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20260209"
         out["name"] = "web_fetch"
@@ -3782,13 +3551,10 @@ class WebFetchTool20260309(_Record):
     max_content_tokens: int | None = None
     # Allow cached fetches.
     use_cache: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20260309"
         out["name"] = "web_fetch"
@@ -3853,13 +3619,10 @@ class WebSearchTool20260318(_Record):
     user_location: UserLocation | None = None
     # Whether results are included in the response.
     response_inclusion: ResponseInclusion | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_20260318"
         out["name"] = "web_search"
@@ -3930,13 +3693,10 @@ class WebFetchTool20260318(_Record):
     response_inclusion: ResponseInclusion | None = None
     # Allow cached fetches.
     use_cache: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20260318"
         out["name"] = "web_fetch"
@@ -3997,13 +3757,10 @@ class ToolSearchBm25Tool20251119(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_bm25_20251119"
         out["name"] = "tool_search_tool_bm25"
@@ -4042,13 +3799,10 @@ class ToolSearchBm25Tool(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_bm25"
         out["name"] = "tool_search_tool_bm25"
@@ -4089,13 +3843,10 @@ class ToolSearchRegexTool20251119(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_regex_20251119"
         out["name"] = "tool_search_tool_regex"
@@ -4134,13 +3885,10 @@ class ToolSearchRegexTool(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_regex"
         out["name"] = "tool_search_tool_regex"
@@ -4171,13 +3919,10 @@ class ToolChoiceAuto(_Record):
     type: Literal["auto"] = field(default="auto", init=False)
     # Allow at most one tool call.
     disable_parallel_tool_use: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "auto"
         if (
@@ -4198,13 +3943,10 @@ class ToolChoiceAny(_Record):
     type: Literal["any"] = field(default="any", init=False)
     # Allow exactly one tool call.
     disable_parallel_tool_use: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "any"
         if (
@@ -4227,13 +3969,10 @@ class ToolChoiceTool(_Record):
     name: str
     # Allow exactly one tool call.
     disable_parallel_tool_use: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool"
         out["name"] = self.name
@@ -4253,11 +3992,9 @@ class ToolChoiceNone(_Record):
 
     # Always "none".
     type: Literal["none"] = field(default="none", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "none"
         if self.extra:
@@ -4273,11 +4010,9 @@ class ThinkingConfigEnabled(_Record):
     type: Literal["enabled"] = field(default="enabled", init=False)
     # Tokens the model may use for thinking; at least 1024 and less than max_tokens.
     budget_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "enabled"
         out["budget_tokens"] = self.budget_tokens
@@ -4292,11 +4027,9 @@ class ThinkingConfigDisabled(_Record):
 
     # Always "disabled".
     type: Literal["disabled"] = field(default="disabled", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "disabled"
         if self.extra:
@@ -4310,13 +4043,10 @@ class Metadata(_Record):
 
     # Opaque id of the end user (no personal data).
     user_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "user_id" in self._present or self.user_id is not None:
             out["user_id"] = self.user_id
@@ -4355,13 +4085,10 @@ class MessageCreateParams(_Record):
     top_k: int | None = None
     # Nucleus sampling threshold, 0.0 to 1.0.
     top_p: float | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["model"] = self.model
         out["max_tokens"] = self.max_tokens
@@ -4405,11 +4132,9 @@ class SearchResult(_Record):
     url: str
     # Snippet of the result page.
     body: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["title"] = self.title
         out["url"] = self.url
@@ -4429,11 +4154,9 @@ class SearchEntry(_Record):
     timestamp: str
     # The results of the search.
     results: list[SearchResult]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["query"] = self.query
         out["timestamp"] = self.timestamp
@@ -4460,13 +4183,10 @@ class ToolDefinition(_Record):
     # Behaviour hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint,
     # title).
     annotations: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["inputSchema"] = self.input_schema
@@ -4491,13 +4211,10 @@ class ToolsListResult(_Record):
     tools: list[ToolDefinition]
     # Cursor for the next page, absent on the last page.
     next_cursor: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tools"] = [item0.to_dict() for item0 in self.tools]
         if "nextCursor" in self._present or self.next_cursor is not None:
@@ -4517,11 +4234,9 @@ class _TrimState(_Record):
     original_count: int = 0
     # Maximum count.
     max_count: int = 3
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "count" in self._present or self.count != 0:
             out["count"] = self.count

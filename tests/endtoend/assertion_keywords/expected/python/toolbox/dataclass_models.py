@@ -53,13 +53,10 @@ class Tool(_Record):
 
     name: str
     size: float | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         if "size" in self._present or self.size is not None:
@@ -80,11 +77,9 @@ class Toolbox(_Record):
     step: float | None = None
     # Has at least 1 and at most 2 entries.
     labels: dict[str, str] | None = None
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tools"] = [item0.to_dict() for item0 in self.tools]
         if "tags" in self._present or self.tags is not None:

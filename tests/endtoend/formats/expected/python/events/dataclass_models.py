@@ -45,11 +45,9 @@ class Event(_Record):
     id: str | None = None
     count: int | None = None
     link: str | None = None
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["created"] = self.created
         if "day" in self._present or self.day is not None:

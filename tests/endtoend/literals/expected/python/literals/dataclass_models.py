@@ -87,11 +87,9 @@ class Holder(_Record):
     listed: list[JSONValue] | None = None
     one: Literal[1] | None = None
     yes: Literal[True] | None = None
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "mixed" in self._present or self.mixed is not None:
             out["mixed"] = self.mixed

@@ -147,13 +147,10 @@ class Reply(_Record):
     history: list[Status | UnknownStatus] | None = None
     previous: StopReason | UnknownStopReason | None = None
     color: ReplyColor | UnknownReplyColor | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["stop_reason"] = self.stop_reason.value
         out["status"] = self.status.value

@@ -53,11 +53,9 @@ class A(_Record):
 
     kind: Literal["a"] = field(default="a", init=False)
     n: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["kind"] = "a"
         out["n"] = self.n
@@ -71,11 +69,9 @@ class B(_Record):
     """The B record."""
 
     kind: Literal["b"] = field(default="b", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["kind"] = "b"
         if self.extra:

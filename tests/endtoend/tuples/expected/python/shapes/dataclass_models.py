@@ -49,13 +49,10 @@ class Shapes(_Record):
 
     point: Point | None = None
     label: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "point" in self._present or self.point is not None:
             out["point"] = None if self.point is None else encode_point(self.point)

@@ -112,13 +112,10 @@ class Person(_Record):
     # Checked as JSON Schema ('not' at /properties/nick): must not match
     # `{"pattern": "^\\p{N}+$"}`.
     nick: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         if "nick" in self._present or self.nick is not None:

@@ -60,11 +60,9 @@ class A(_Record):
     """The A record."""
 
     role: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role
         if self.extra:
@@ -77,11 +75,9 @@ class B(_Record):
     """The B record."""
 
     type: Literal["b"] = field(default="b", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "b"
         if self.extra:

@@ -5287,17 +5287,7 @@ _TOKEN_USAGE_KEYS = frozenset(
         "cachedInputTokens",
     }
 )
-_TOKEN_USAGE_OPTIONAL = frozenset(
-    {
-        "provider",
-        "model",
-        "inputTokens",
-        "outputTokens",
-        "totalTokens",
-        "reasoningTokens",
-        "cachedInputTokens",
-    }
-)
+_TOKEN_USAGE_OPTIONAL = _TOKEN_USAGE_KEYS
 
 
 _RUN_FINISHED_SUCCESS_OUTCOME_KEYS = frozenset({"type"})

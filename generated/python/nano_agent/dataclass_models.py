@@ -1975,9 +1975,7 @@ _RESPONSE_KEYS = frozenset({"id", "model", "role", "content", "stop_reason", "us
 _USAGE_KEYS = frozenset(
     {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
 )
-_USAGE_OPTIONAL = frozenset(
-    {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
-)
+_USAGE_OPTIONAL = _USAGE_KEYS
 
 
 _TODO_ITEM_KEYS = frozenset({"content", "status", "active_form"})
@@ -2003,7 +2001,7 @@ _PENDING_EDIT_OPTIONAL = frozenset({"replace_all", "match_count"})
 
 
 _TRUNCATION_CONFIG_KEYS = frozenset({"max_chars", "max_lines", "enabled"})
-_TRUNCATION_CONFIG_OPTIONAL = frozenset({"max_chars", "max_lines", "enabled"})
+_TRUNCATION_CONFIG_OPTIONAL = _TRUNCATION_CONFIG_KEYS
 
 
 _TRUNCATED_OUTPUT_KEYS = frozenset(

@@ -9775,7 +9775,7 @@ _WEB_SEARCH_RESULT_BLOCK_OPTIONAL = frozenset({"page_age"})
 
 
 _CITATIONS_CONFIG_KEYS = frozenset({"enabled"})
-_CITATIONS_CONFIG_OPTIONAL = frozenset({"enabled"})
+_CITATIONS_CONFIG_OPTIONAL = _CITATIONS_CONFIG_KEYS
 
 
 _BASE64_PDF_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
@@ -10449,7 +10449,7 @@ _THINKING_CONFIG_DISABLED_KEYS = frozenset({"type"})
 
 
 _METADATA_KEYS = frozenset({"user_id"})
-_METADATA_OPTIONAL = frozenset({"user_id"})
+_METADATA_OPTIONAL = _METADATA_KEYS
 
 
 _MESSAGE_CREATE_PARAMS_KEYS = frozenset(
@@ -10502,7 +10502,7 @@ _TOOLS_LIST_RESULT_OPTIONAL = frozenset({"nextCursor"})
 
 
 _TRIM_STATE_KEYS = frozenset({"count", "original_count", "max_count"})
-_TRIM_STATE_OPTIONAL = frozenset({"count", "original_count", "max_count"})
+_TRIM_STATE_OPTIONAL = _TRIM_STATE_KEYS
 _ROLE_VALUES: dict[str, Role] = {member.value: member for member in Role}
 _IMAGE_MEDIA_TYPE_VALUES: dict[str, ImageMediaType] = {
     member.value: member for member in ImageMediaType

@@ -365,22 +365,7 @@ _HOLDER_KEYS = frozenset(
         "yes",
     }
 )
-_HOLDER_OPTIONAL = frozenset(
-    {
-        "mixed",
-        "numbers",
-        "nothing",
-        "null_type",
-        "fraction",
-        "whole",
-        "object",
-        "array",
-        "scalars",
-        "listed",
-        "one",
-        "yes",
-    }
-)
+_HOLDER_OPTIONAL = _HOLDER_KEYS
 
 
 # --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds

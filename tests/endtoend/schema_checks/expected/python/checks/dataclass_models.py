@@ -335,15 +335,15 @@ def _e_union_link_or_str(value: Link | str) -> JSONValue:
 
 
 _LINK_KEYS = frozenset({"href", "rel", "a", "b"})
-_LINK_OPTIONAL = frozenset({"href", "rel", "a", "b"})
+_LINK_OPTIONAL = _LINK_KEYS
 
 
 _NAMED_KEYS = frozenset({"name"})
-_NAMED_OPTIONAL = frozenset({"name"})
+_NAMED_OPTIONAL = _NAMED_KEYS
 
 
 _ODD_KEYS = frozenset({"p"})
-_ODD_OPTIONAL = frozenset({"p"})
+_ODD_OPTIONAL = _ODD_KEYS
 
 
 # --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds

@@ -194,7 +194,7 @@ def _e_tuple_of_str_rest_int(value: tuple[str | int, ...]) -> JSONValue:
 
 
 _SHAPES_KEYS = frozenset({"point", "label"})
-_SHAPES_OPTIONAL = frozenset({"point", "label"})
+_SHAPES_OPTIONAL = _SHAPES_KEYS
 
 
 # --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds

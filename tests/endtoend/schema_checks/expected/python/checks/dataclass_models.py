@@ -126,11 +126,10 @@ def _schema_check(value: object, schema: dict[str, object], rule: str) -> None:
 class Link(_Record):
     """The Link record.
 
-    Checked as JSON Schema ('not/if/then/else/dependentSchemas' at /$defs/Link): must
-    not match `{"required": ["a", "href"]}`; when it matches `{"required": ["a"]}`, must
-    match `{"required": ["b"]}`; otherwise must match `{"properties": {"rel": {"$ref":
-    "#/$defs/Short"}}}`; when key `b` is present, must match `{"properties": {"a":
-    {"minimum": 3}}}`.
+    Checked as JSON Schema: must not match `{"required": ["a", "href"]}`; when it
+    matches `{"required": ["a"]}`, must match `{"required": ["b"]}`; otherwise must
+    match `{"properties": {"rel": {"$ref": "#/$defs/Short"}}}`; when key `b` is present,
+    must match `{"properties": {"a": {"minimum": 3}}}`.
     """
 
     href: str | None = None
@@ -159,8 +158,7 @@ class Link(_Record):
 class Named(_Record):
     """The Named record."""
 
-    # Checked as JSON Schema ('not' at /$defs/Named/properties/name): must not match
-    # `{"pattern": "^x"}`.
+    # Checked as JSON Schema: must not match `{"pattern": "^x"}`.
     name: str | None = None
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
@@ -178,8 +176,8 @@ class Named(_Record):
 class Odd(_Record):
     """The Odd record.
 
-    Checked as JSON Schema ('if/then' at /$defs/Odd): when it matches `{"properties":
-    {"p": {"type": "str"}}}`, must match `{"required": ["q"]}`.
+    Checked as JSON Schema: when it matches `{"properties": {"p": {"type": "str"}}}`,
+    must match `{"required": ["q"]}`.
     """
 
     p: str | None = None
@@ -201,7 +199,7 @@ Short: TypeAlias = str
 
 Pair: TypeAlias = Link | str
 """The Pair type.
-Checked as JSON Schema ('not' at /$defs/Pair): must not match `{"const": "bad"}`.
+Checked as JSON Schema: must not match `{"const": "bad"}`.
 """
 
 

@@ -109,8 +109,7 @@ class Person(_Record):
     """The Person record."""
 
     name: str
-    # Checked as JSON Schema ('not' at /properties/nick): must not match
-    # `{"pattern": "^\\p{N}+$"}`.
+    # Checked as JSON Schema: must not match `{"pattern": "^\\p{N}+$"}`.
     nick: str | None = None
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)

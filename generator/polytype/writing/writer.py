@@ -15,7 +15,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -284,7 +284,7 @@ def check_location(output_dir: Path, protected: dict[str, Path]) -> None:
             subdirectories[:] = [d for d in subdirectories if not _ignored(d)]
 
 
-def manifest_json(manifest: dict[str, object]) -> str:
+def manifest_json(manifest: Mapping[str, object]) -> str:
     """The manifest's text: indented, but one line per output (a large project lists
     tens of thousands; one line each keeps the file small and its diffs one line a file)."""
     parts = []

@@ -138,7 +138,7 @@ def test_presence_and_nullability_are_visible(page: str) -> None:
         page, "maxThinkingTokens"
     )
     assert "| list of strings | optional, default `[]`. |" in _row(page, "tools")
-    assert "| string or nil | optional, absent reads as nil." in _row(page, "odd")
+    assert "| string or nil | optional." in _row(page, "odd")
     assert "Constraints: min length `1`." in _row(page, "odd")
     assert '| `type` | `type` | `:type` | `:system` atom | Always `"system"`. |' in page
 

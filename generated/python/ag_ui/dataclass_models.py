@@ -387,13 +387,10 @@ class RunAgentInput(_Record):
     forwarded_props: JSONValue | None = None
     # Answers to the interrupts the previous run finished with.
     resume: list[ResumeEntry] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["threadId"] = self.thread_id
         out["runId"] = self.run_id
@@ -427,13 +424,10 @@ class ResumeEntry(_Record):
     payload: JSONValue | None = None
     # Envelope data about the response (signatures, routing keys).
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["interruptId"] = self.interrupt_id
         out["status"] = self.status.value
@@ -464,13 +458,10 @@ class Interrupt(_Record):
     expires_at: str | None = None
     # Arbitrary interrupt metadata.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["reason"] = self.reason
@@ -507,13 +498,10 @@ class TokenUsage(_Record):
     reasoning_tokens: int | None = None
     # Input tokens read from a cache.
     cached_input_tokens: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "provider" in self._present or self.provider is not None:
             out["provider"] = self.provider
@@ -540,11 +528,9 @@ class RunFinishedSuccessOutcome(_Record):
 
     # Outcome type.
     type: Literal["success"] = field(default="success", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "success"
         if self.extra:
@@ -562,7 +548,6 @@ class RunFinishedInterruptOutcome(_Record):
     interrupts: list[Interrupt]
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "interrupt"
         out["interrupts"] = [item0.to_dict() for item0 in self.interrupts]
@@ -577,11 +562,9 @@ class Context(_Record):
     description: str
     # The context itself.
     value: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["description"] = self.description
         out["value"] = self.value
@@ -602,13 +585,10 @@ class Tool(_Record):
     parameters: dict[str, JSONValue] | None = None
     # Arbitrary tool metadata.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["description"] = self.description
@@ -629,11 +609,9 @@ class FunctionCall(_Record):
     name: str
     # JSON-encoded arguments.
     arguments: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["arguments"] = self.arguments
@@ -656,13 +634,10 @@ class ToolCall(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the tool call.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = "function"
@@ -692,13 +667,10 @@ class DeveloperMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "developer"
@@ -730,13 +702,10 @@ class SystemMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "system"
@@ -770,13 +739,10 @@ class AssistantMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "assistant"
@@ -813,13 +779,10 @@ class UserMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "user"
@@ -853,13 +816,10 @@ class ToolMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "tool"
@@ -890,13 +850,10 @@ class ActivityMessage(_Record):
     content: dict[str, JSONValue]
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "activity"
@@ -923,13 +880,10 @@ class ReasoningMessage(_Record):
     encrypted_value: str | None = None
     # Extra information attached to the message.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["role"] = "reasoning"
@@ -953,11 +907,9 @@ class InputContentDataSource(_Record):
     value: str
     # Media type of the data.
     mime_type: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "data"
         out["value"] = self.value
@@ -977,13 +929,10 @@ class InputContentUrlSource(_Record):
     value: str
     # Media type, if known.
     mime_type: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "url"
         out["value"] = self.value
@@ -1004,13 +953,10 @@ class ImageInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
         out["source"] = self.source.to_dict()
@@ -1031,13 +977,10 @@ class AudioInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "audio"
         out["source"] = self.source.to_dict()
@@ -1058,13 +1001,10 @@ class VideoInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "video"
         out["source"] = self.source.to_dict()
@@ -1085,13 +1025,10 @@ class DocumentInputContent(_Record):
     source: InputContentSource
     # Extra information about the part (any JSON).
     metadata: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
         out["source"] = self.source.to_dict()
@@ -1110,11 +1047,9 @@ class TextInputContent(_Record):
     type: Literal["text"] = field(default="text", init=False)
     # The text.
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -1139,13 +1074,10 @@ class BinaryInputContent(_Record):
     data: str | None = None
     # Original file name.
     filename: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "binary"
         out["mimeType"] = self.mime_type
@@ -1182,13 +1114,10 @@ class RunStartedEvent(_Record):
     parent_run_id: str | None = None
     # The input the run was started with.
     input: RunAgentInput | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RUN_STARTED"
         out["threadId"] = self.thread_id
@@ -1230,13 +1159,10 @@ class RunFinishedEvent(_Record):
     outcome: RunFinishedOutcome | None = None
     # Token usage per (provider, model).
     usage: list[TokenUsage] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RUN_FINISHED"
         out["threadId"] = self.thread_id
@@ -1276,13 +1202,10 @@ class RunErrorEvent(_Record):
     code: str | None = None
     # Partial token usage of the failed run.
     usage: list[TokenUsage] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RUN_ERROR"
         out["message"] = self.message
@@ -1315,13 +1238,10 @@ class StepStartedEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STEP_STARTED"
         out["stepName"] = self.step_name
@@ -1350,13 +1270,10 @@ class StepFinishedEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STEP_FINISHED"
         out["stepName"] = self.step_name
@@ -1389,13 +1306,10 @@ class TextMessageStartEvent(_Record):
     role: TextMessageRole | UnknownTextMessageRole = TextMessageRole.ASSISTANT
     # Optional name of the sender.
     name: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_START"
         out["messageId"] = self.message_id
@@ -1430,13 +1344,10 @@ class TextMessageContentEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_CONTENT"
         out["messageId"] = self.message_id
@@ -1466,13 +1377,10 @@ class TextMessageEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_END"
         out["messageId"] = self.message_id
@@ -1507,13 +1415,10 @@ class TextMessageChunkEvent(_Record):
     delta: str | None = None
     # Optional name of the sender.
     name: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TEXT_MESSAGE_CHUNK"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1553,13 +1458,10 @@ class ToolCallStartEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Identifier of the assistant message the call belongs to.
     parent_message_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_START"
         out["toolCallId"] = self.tool_call_id
@@ -1593,13 +1495,10 @@ class ToolCallArgsEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_ARGS"
         out["toolCallId"] = self.tool_call_id
@@ -1629,13 +1528,10 @@ class ToolCallEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_END"
         out["toolCallId"] = self.tool_call_id
@@ -1670,13 +1566,10 @@ class ToolCallChunkEvent(_Record):
     parent_message_id: str | None = None
     # A piece of the JSON-encoded arguments.
     delta: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_CHUNK"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1718,13 +1611,10 @@ class ToolCallResultEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Role of the result message.
     role: ToolCallResultRole | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "TOOL_CALL_RESULT"
         out["messageId"] = self.message_id
@@ -1757,13 +1647,10 @@ class StateSnapshotEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # The complete state (any JSON, null included).
     snapshot: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STATE_SNAPSHOT"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1793,13 +1680,10 @@ class StateDeltaEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "STATE_DELTA"
         out["delta"] = list(self.delta)
@@ -1828,13 +1712,10 @@ class MessagesSnapshotEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "MESSAGES_SNAPSHOT"
         out["messages"] = [item0.to_dict() for item0 in self.messages]
@@ -1865,13 +1746,10 @@ class RawEvent(_Record):
     event: JSONValue | None = None
     # Where the raw event came from.
     source: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "RAW"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1905,13 +1783,10 @@ class CustomEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Value of the custom event (any JSON).
     value: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "CUSTOM"
         out["name"] = self.name
@@ -1942,13 +1817,10 @@ class ThinkingTextMessageStartEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_TEXT_MESSAGE_START"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -1978,13 +1850,10 @@ class ThinkingTextMessageContentEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_TEXT_MESSAGE_CONTENT"
         out["delta"] = self.delta
@@ -2013,13 +1882,10 @@ class ThinkingTextMessageEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_TEXT_MESSAGE_END"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2047,13 +1913,10 @@ class ThinkingStartEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Title of the thinking step.
     title: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_START"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2081,13 +1944,10 @@ class ThinkingEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "THINKING_END"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2121,13 +1981,10 @@ class ActivitySnapshotEvent(_Record):
     metadata: dict[str, JSONValue] | None = None
     # Replace an existing activity message with this id (default) or keep it.
     replace: bool = True
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ACTIVITY_SNAPSHOT"
         out["messageId"] = self.message_id
@@ -2164,13 +2021,10 @@ class ActivityDeltaEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ACTIVITY_DELTA"
         out["messageId"] = self.message_id
@@ -2201,13 +2055,10 @@ class ReasoningStartEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_START"
         out["messageId"] = self.message_id
@@ -2238,13 +2089,10 @@ class ReasoningMessageStartEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_START"
         out["messageId"] = self.message_id
@@ -2278,13 +2126,10 @@ class ReasoningMessageContentEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_CONTENT"
         out["messageId"] = self.message_id
@@ -2314,13 +2159,10 @@ class ReasoningMessageEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_END"
         out["messageId"] = self.message_id
@@ -2351,13 +2193,10 @@ class ReasoningMessageChunkEvent(_Record):
     message_id: str | None = None
     # The reasoning text to append.
     delta: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_MESSAGE_CHUNK"
         if "timestamp" in self._present or self.timestamp is not None:
@@ -2389,13 +2228,10 @@ class ReasoningEndEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_END"
         out["messageId"] = self.message_id
@@ -2430,13 +2266,10 @@ class ReasoningEncryptedValueEvent(_Record):
     raw_event: JSONValue | None = None
     # Extra information attached to the event.
     metadata: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "REASONING_ENCRYPTED_VALUE"
         out["subtype"] = self.subtype.value
@@ -5454,17 +5287,7 @@ _TOKEN_USAGE_KEYS = frozenset(
         "cachedInputTokens",
     }
 )
-_TOKEN_USAGE_OPTIONAL = frozenset(
-    {
-        "provider",
-        "model",
-        "inputTokens",
-        "outputTokens",
-        "totalTokens",
-        "reasoningTokens",
-        "cachedInputTokens",
-    }
-)
+_TOKEN_USAGE_OPTIONAL = _TOKEN_USAGE_KEYS
 
 
 _RUN_FINISHED_SUCCESS_OUTCOME_KEYS = frozenset({"type"})
@@ -5810,710 +5633,711 @@ _EVENT_BY_TAG: dict[object, Callable[[object], Event]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_event_type(data: object) -> EventType | UnknownEventType:
-    """Decode JSON data (as `json.loads` returns it) into EventType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_event_type, data)
 
 
 def encode_event_type(value: EventType | UnknownEventType) -> JSONValue:
-    """Encode EventType as JSON data (the inverse of `decode_event_type`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_text_message_role(data: object) -> TextMessageRole | UnknownTextMessageRole:
-    """Decode JSON data (as `json.loads` returns it) into TextMessageRole; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_message_role, data)
 
 
 def encode_text_message_role(value: TextMessageRole | UnknownTextMessageRole) -> JSONValue:
-    """Encode TextMessageRole as JSON data (the inverse of `decode_text_message_role`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_reasoning_encrypted_value_subtype(
     data: object,
 ) -> ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningEncryptedValueSubtype; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_encrypted_value_subtype, data)
 
 
 def encode_reasoning_encrypted_value_subtype(
     value: ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype,
 ) -> JSONValue:
-    """Encode ReasoningEncryptedValueSubtype as JSON data (the inverse of `decode_reasoning_encrypted_value_subtype`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
-    """Decode JSON data (as `json.loads` returns it) into ResumeStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_resume_status, data)
 
 
 def encode_resume_status(value: ResumeStatus | UnknownResumeStatus) -> JSONValue:
-    """Encode ResumeStatus as JSON data (the inverse of `decode_resume_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_tool_call_result_role(data: object) -> ToolCallResultRole:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallResultRole; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_result_role, data)
 
 
 def encode_tool_call_result_role(value: ToolCallResultRole) -> JSONValue:
-    """Encode ToolCallResultRole as JSON data (the inverse of `decode_tool_call_result_role`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_state(data: object) -> State:
-    """Decode JSON data (as `json.loads` returns it) into State; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_state, data)
 
 
 def encode_state(value: State) -> JSONValue:
-    """Encode State as JSON data (the inverse of `decode_state`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_messages(data: object) -> Messages:
-    """Decode JSON data (as `json.loads` returns it) into Messages; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_messages, data)
 
 
 def encode_messages(value: Messages) -> JSONValue:
-    """Encode Messages as JSON data (the inverse of `decode_messages`)."""
+    """Encode as JSON data."""
     return [item0.to_dict() for item0 in value]
 
 
 def decode_run_agent_input(data: object) -> RunAgentInput:
-    """Decode JSON data (as `json.loads` returns it) into RunAgentInput; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_run_agent_input, data)
 
 
 def encode_run_agent_input(value: RunAgentInput) -> JSONValue:
-    """Encode RunAgentInput as JSON data (the inverse of `decode_run_agent_input`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_resume_entry(data: object) -> ResumeEntry:
-    """Decode JSON data (as `json.loads` returns it) into ResumeEntry; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_resume_entry, data)
 
 
 def encode_resume_entry(value: ResumeEntry) -> JSONValue:
-    """Encode ResumeEntry as JSON data (the inverse of `decode_resume_entry`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_interrupt(data: object) -> Interrupt:
-    """Decode JSON data (as `json.loads` returns it) into Interrupt; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_interrupt, data)
 
 
 def encode_interrupt(value: Interrupt) -> JSONValue:
-    """Encode Interrupt as JSON data (the inverse of `decode_interrupt`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_token_usage(data: object) -> TokenUsage:
-    """Decode JSON data (as `json.loads` returns it) into TokenUsage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_token_usage, data)
 
 
 def encode_token_usage(value: TokenUsage) -> JSONValue:
-    """Encode TokenUsage as JSON data (the inverse of `decode_token_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_run_finished_success_outcome(data: object) -> RunFinishedSuccessOutcome:
-    """Decode JSON data (as `json.loads` returns it) into RunFinishedSuccessOutcome; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_run_finished_success_outcome, data)
 
 
 def encode_run_finished_success_outcome(value: RunFinishedSuccessOutcome) -> JSONValue:
-    """Encode RunFinishedSuccessOutcome as JSON data (the inverse of `decode_run_finished_success_outcome`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_run_finished_interrupt_outcome(data: object) -> RunFinishedInterruptOutcome:
-    """Decode JSON data (as `json.loads` returns it) into RunFinishedInterruptOutcome; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_run_finished_interrupt_outcome, data)
 
 
 def encode_run_finished_interrupt_outcome(value: RunFinishedInterruptOutcome) -> JSONValue:
-    """Encode RunFinishedInterruptOutcome as JSON data (the inverse of `decode_run_finished_interrupt_outcome`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_run_finished_outcome(data: object) -> RunFinishedOutcome:
-    """Decode JSON data (as `json.loads` returns it) into RunFinishedOutcome; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_run_finished_outcome, data)
 
 
 def encode_run_finished_outcome(value: RunFinishedOutcome) -> JSONValue:
-    """Encode RunFinishedOutcome as JSON data (the inverse of `decode_run_finished_outcome`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_context(data: object) -> Context:
-    """Decode JSON data (as `json.loads` returns it) into Context; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_context, data)
 
 
 def encode_context(value: Context) -> JSONValue:
-    """Encode Context as JSON data (the inverse of `decode_context`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool(data: object) -> Tool:
-    """Decode JSON data (as `json.loads` returns it) into Tool; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool, data)
 
 
 def encode_tool(value: Tool) -> JSONValue:
-    """Encode Tool as JSON data (the inverse of `decode_tool`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_function_call(data: object) -> FunctionCall:
-    """Decode JSON data (as `json.loads` returns it) into FunctionCall; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_function_call, data)
 
 
 def encode_function_call(value: FunctionCall) -> JSONValue:
-    """Encode FunctionCall as JSON data (the inverse of `decode_function_call`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call(data: object) -> ToolCall:
-    """Decode JSON data (as `json.loads` returns it) into ToolCall; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call, data)
 
 
 def encode_tool_call(value: ToolCall) -> JSONValue:
-    """Encode ToolCall as JSON data (the inverse of `decode_tool_call`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message(data: object) -> Message:
-    """Decode JSON data (as `json.loads` returns it) into Message; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message, data)
 
 
 def encode_message(value: Message) -> JSONValue:
-    """Encode Message as JSON data (the inverse of `decode_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_developer_message(data: object) -> DeveloperMessage:
-    """Decode JSON data (as `json.loads` returns it) into DeveloperMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_developer_message, data)
 
 
 def encode_developer_message(value: DeveloperMessage) -> JSONValue:
-    """Encode DeveloperMessage as JSON data (the inverse of `decode_developer_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_system_message(data: object) -> SystemMessage:
-    """Decode JSON data (as `json.loads` returns it) into SystemMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_message, data)
 
 
 def encode_system_message(value: SystemMessage) -> JSONValue:
-    """Encode SystemMessage as JSON data (the inverse of `decode_system_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_assistant_message(data: object) -> AssistantMessage:
-    """Decode JSON data (as `json.loads` returns it) into AssistantMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_assistant_message, data)
 
 
 def encode_assistant_message(value: AssistantMessage) -> JSONValue:
-    """Encode AssistantMessage as JSON data (the inverse of `decode_assistant_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_user_message(data: object) -> UserMessage:
-    """Decode JSON data (as `json.loads` returns it) into UserMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_user_message, data)
 
 
 def encode_user_message(value: UserMessage) -> JSONValue:
-    """Encode UserMessage as JSON data (the inverse of `decode_user_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_message(data: object) -> ToolMessage:
-    """Decode JSON data (as `json.loads` returns it) into ToolMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_message, data)
 
 
 def encode_tool_message(value: ToolMessage) -> JSONValue:
-    """Encode ToolMessage as JSON data (the inverse of `decode_tool_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_activity_message(data: object) -> ActivityMessage:
-    """Decode JSON data (as `json.loads` returns it) into ActivityMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_activity_message, data)
 
 
 def encode_activity_message(value: ActivityMessage) -> JSONValue:
-    """Encode ActivityMessage as JSON data (the inverse of `decode_activity_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_message(data: object) -> ReasoningMessage:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_message, data)
 
 
 def encode_reasoning_message(value: ReasoningMessage) -> JSONValue:
-    """Encode ReasoningMessage as JSON data (the inverse of `decode_reasoning_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_input_content_data_source(data: object) -> InputContentDataSource:
-    """Decode JSON data (as `json.loads` returns it) into InputContentDataSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_input_content_data_source, data)
 
 
 def encode_input_content_data_source(value: InputContentDataSource) -> JSONValue:
-    """Encode InputContentDataSource as JSON data (the inverse of `decode_input_content_data_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_input_content_url_source(data: object) -> InputContentUrlSource:
-    """Decode JSON data (as `json.loads` returns it) into InputContentUrlSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_input_content_url_source, data)
 
 
 def encode_input_content_url_source(value: InputContentUrlSource) -> JSONValue:
-    """Encode InputContentUrlSource as JSON data (the inverse of `decode_input_content_url_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_input_content_source(data: object) -> InputContentSource:
-    """Decode JSON data (as `json.loads` returns it) into InputContentSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_input_content_source, data)
 
 
 def encode_input_content_source(value: InputContentSource) -> JSONValue:
-    """Encode InputContentSource as JSON data (the inverse of `decode_input_content_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_input_content(data: object) -> ImageInputContent:
-    """Decode JSON data (as `json.loads` returns it) into ImageInputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_input_content, data)
 
 
 def encode_image_input_content(value: ImageInputContent) -> JSONValue:
-    """Encode ImageInputContent as JSON data (the inverse of `decode_image_input_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_audio_input_content(data: object) -> AudioInputContent:
-    """Decode JSON data (as `json.loads` returns it) into AudioInputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_audio_input_content, data)
 
 
 def encode_audio_input_content(value: AudioInputContent) -> JSONValue:
-    """Encode AudioInputContent as JSON data (the inverse of `decode_audio_input_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_video_input_content(data: object) -> VideoInputContent:
-    """Decode JSON data (as `json.loads` returns it) into VideoInputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_video_input_content, data)
 
 
 def encode_video_input_content(value: VideoInputContent) -> JSONValue:
-    """Encode VideoInputContent as JSON data (the inverse of `decode_video_input_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_document_input_content(data: object) -> DocumentInputContent:
-    """Decode JSON data (as `json.loads` returns it) into DocumentInputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_document_input_content, data)
 
 
 def encode_document_input_content(value: DocumentInputContent) -> JSONValue:
-    """Encode DocumentInputContent as JSON data (the inverse of `decode_document_input_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_input_content(data: object) -> TextInputContent:
-    """Decode JSON data (as `json.loads` returns it) into TextInputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_input_content, data)
 
 
 def encode_text_input_content(value: TextInputContent) -> JSONValue:
-    """Encode TextInputContent as JSON data (the inverse of `decode_text_input_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_binary_input_content(data: object) -> BinaryInputContent:
-    """Decode JSON data (as `json.loads` returns it) into BinaryInputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_binary_input_content, data)
 
 
 def encode_binary_input_content(value: BinaryInputContent) -> JSONValue:
-    """Encode BinaryInputContent as JSON data (the inverse of `decode_binary_input_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_input_content(data: object) -> InputContent:
-    """Decode JSON data (as `json.loads` returns it) into InputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_input_content, data)
 
 
 def encode_input_content(value: InputContent) -> JSONValue:
-    """Encode InputContent as JSON data (the inverse of `decode_input_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_event(data: object) -> Event:
-    """Decode JSON data (as `json.loads` returns it) into Event; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_event, data)
 
 
 def encode_event(value: Event) -> JSONValue:
-    """Encode Event as JSON data (the inverse of `decode_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_run_started_event(data: object) -> RunStartedEvent:
-    """Decode JSON data (as `json.loads` returns it) into RunStartedEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_run_started_event, data)
 
 
 def encode_run_started_event(value: RunStartedEvent) -> JSONValue:
-    """Encode RunStartedEvent as JSON data (the inverse of `decode_run_started_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_run_finished_event(data: object) -> RunFinishedEvent:
-    """Decode JSON data (as `json.loads` returns it) into RunFinishedEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_run_finished_event, data)
 
 
 def encode_run_finished_event(value: RunFinishedEvent) -> JSONValue:
-    """Encode RunFinishedEvent as JSON data (the inverse of `decode_run_finished_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_run_error_event(data: object) -> RunErrorEvent:
-    """Decode JSON data (as `json.loads` returns it) into RunErrorEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_run_error_event, data)
 
 
 def encode_run_error_event(value: RunErrorEvent) -> JSONValue:
-    """Encode RunErrorEvent as JSON data (the inverse of `decode_run_error_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_step_started_event(data: object) -> StepStartedEvent:
-    """Decode JSON data (as `json.loads` returns it) into StepStartedEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_step_started_event, data)
 
 
 def encode_step_started_event(value: StepStartedEvent) -> JSONValue:
-    """Encode StepStartedEvent as JSON data (the inverse of `decode_step_started_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_step_finished_event(data: object) -> StepFinishedEvent:
-    """Decode JSON data (as `json.loads` returns it) into StepFinishedEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_step_finished_event, data)
 
 
 def encode_step_finished_event(value: StepFinishedEvent) -> JSONValue:
-    """Encode StepFinishedEvent as JSON data (the inverse of `decode_step_finished_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_message_start_event(data: object) -> TextMessageStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into TextMessageStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_message_start_event, data)
 
 
 def encode_text_message_start_event(value: TextMessageStartEvent) -> JSONValue:
-    """Encode TextMessageStartEvent as JSON data (the inverse of `decode_text_message_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_message_content_event(data: object) -> TextMessageContentEvent:
-    """Decode JSON data (as `json.loads` returns it) into TextMessageContentEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_message_content_event, data)
 
 
 def encode_text_message_content_event(value: TextMessageContentEvent) -> JSONValue:
-    """Encode TextMessageContentEvent as JSON data (the inverse of `decode_text_message_content_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_message_end_event(data: object) -> TextMessageEndEvent:
-    """Decode JSON data (as `json.loads` returns it) into TextMessageEndEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_message_end_event, data)
 
 
 def encode_text_message_end_event(value: TextMessageEndEvent) -> JSONValue:
-    """Encode TextMessageEndEvent as JSON data (the inverse of `decode_text_message_end_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
-    """Decode JSON data (as `json.loads` returns it) into TextMessageChunkEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_message_chunk_event, data)
 
 
 def encode_text_message_chunk_event(value: TextMessageChunkEvent) -> JSONValue:
-    """Encode TextMessageChunkEvent as JSON data (the inverse of `decode_text_message_chunk_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call_start_event(data: object) -> ToolCallStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_start_event, data)
 
 
 def encode_tool_call_start_event(value: ToolCallStartEvent) -> JSONValue:
-    """Encode ToolCallStartEvent as JSON data (the inverse of `decode_tool_call_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call_args_event(data: object) -> ToolCallArgsEvent:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallArgsEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_args_event, data)
 
 
 def encode_tool_call_args_event(value: ToolCallArgsEvent) -> JSONValue:
-    """Encode ToolCallArgsEvent as JSON data (the inverse of `decode_tool_call_args_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call_end_event(data: object) -> ToolCallEndEvent:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallEndEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_end_event, data)
 
 
 def encode_tool_call_end_event(value: ToolCallEndEvent) -> JSONValue:
-    """Encode ToolCallEndEvent as JSON data (the inverse of `decode_tool_call_end_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallChunkEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_chunk_event, data)
 
 
 def encode_tool_call_chunk_event(value: ToolCallChunkEvent) -> JSONValue:
-    """Encode ToolCallChunkEvent as JSON data (the inverse of `decode_tool_call_chunk_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call_result_event(data: object) -> ToolCallResultEvent:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallResultEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_result_event, data)
 
 
 def encode_tool_call_result_event(value: ToolCallResultEvent) -> JSONValue:
-    """Encode ToolCallResultEvent as JSON data (the inverse of `decode_tool_call_result_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_state_snapshot_event(data: object) -> StateSnapshotEvent:
-    """Decode JSON data (as `json.loads` returns it) into StateSnapshotEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_state_snapshot_event, data)
 
 
 def encode_state_snapshot_event(value: StateSnapshotEvent) -> JSONValue:
-    """Encode StateSnapshotEvent as JSON data (the inverse of `decode_state_snapshot_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_state_delta_event(data: object) -> StateDeltaEvent:
-    """Decode JSON data (as `json.loads` returns it) into StateDeltaEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_state_delta_event, data)
 
 
 def encode_state_delta_event(value: StateDeltaEvent) -> JSONValue:
-    """Encode StateDeltaEvent as JSON data (the inverse of `decode_state_delta_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
-    """Decode JSON data (as `json.loads` returns it) into MessagesSnapshotEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_messages_snapshot_event, data)
 
 
 def encode_messages_snapshot_event(value: MessagesSnapshotEvent) -> JSONValue:
-    """Encode MessagesSnapshotEvent as JSON data (the inverse of `decode_messages_snapshot_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_raw_event(data: object) -> RawEvent:
-    """Decode JSON data (as `json.loads` returns it) into RawEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_raw_event, data)
 
 
 def encode_raw_event(value: RawEvent) -> JSONValue:
-    """Encode RawEvent as JSON data (the inverse of `decode_raw_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_custom_event(data: object) -> CustomEvent:
-    """Decode JSON data (as `json.loads` returns it) into CustomEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_custom_event, data)
 
 
 def encode_custom_event(value: CustomEvent) -> JSONValue:
-    """Encode CustomEvent as JSON data (the inverse of `decode_custom_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_text_message_start_event(data: object) -> ThinkingTextMessageStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingTextMessageStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_text_message_start_event, data)
 
 
 def encode_thinking_text_message_start_event(value: ThinkingTextMessageStartEvent) -> JSONValue:
-    """Encode ThinkingTextMessageStartEvent as JSON data (the inverse of `decode_thinking_text_message_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_text_message_content_event(data: object) -> ThinkingTextMessageContentEvent:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingTextMessageContentEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_text_message_content_event, data)
 
 
 def encode_thinking_text_message_content_event(value: ThinkingTextMessageContentEvent) -> JSONValue:
-    """Encode ThinkingTextMessageContentEvent as JSON data (the inverse of `decode_thinking_text_message_content_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_text_message_end_event(data: object) -> ThinkingTextMessageEndEvent:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingTextMessageEndEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_text_message_end_event, data)
 
 
 def encode_thinking_text_message_end_event(value: ThinkingTextMessageEndEvent) -> JSONValue:
-    """Encode ThinkingTextMessageEndEvent as JSON data (the inverse of `decode_thinking_text_message_end_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_start_event(data: object) -> ThinkingStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_start_event, data)
 
 
 def encode_thinking_start_event(value: ThinkingStartEvent) -> JSONValue:
-    """Encode ThinkingStartEvent as JSON data (the inverse of `decode_thinking_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_end_event(data: object) -> ThinkingEndEvent:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingEndEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_end_event, data)
 
 
 def encode_thinking_end_event(value: ThinkingEndEvent) -> JSONValue:
-    """Encode ThinkingEndEvent as JSON data (the inverse of `decode_thinking_end_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
-    """Decode JSON data (as `json.loads` returns it) into ActivitySnapshotEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_activity_snapshot_event, data)
 
 
 def encode_activity_snapshot_event(value: ActivitySnapshotEvent) -> JSONValue:
-    """Encode ActivitySnapshotEvent as JSON data (the inverse of `decode_activity_snapshot_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_activity_delta_event(data: object) -> ActivityDeltaEvent:
-    """Decode JSON data (as `json.loads` returns it) into ActivityDeltaEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_activity_delta_event, data)
 
 
 def encode_activity_delta_event(value: ActivityDeltaEvent) -> JSONValue:
-    """Encode ActivityDeltaEvent as JSON data (the inverse of `decode_activity_delta_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_start_event(data: object) -> ReasoningStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_start_event, data)
 
 
 def encode_reasoning_start_event(value: ReasoningStartEvent) -> JSONValue:
-    """Encode ReasoningStartEvent as JSON data (the inverse of `decode_reasoning_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_message_start_event(data: object) -> ReasoningMessageStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningMessageStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_message_start_event, data)
 
 
 def encode_reasoning_message_start_event(value: ReasoningMessageStartEvent) -> JSONValue:
-    """Encode ReasoningMessageStartEvent as JSON data (the inverse of `decode_reasoning_message_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_message_content_event(data: object) -> ReasoningMessageContentEvent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningMessageContentEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_message_content_event, data)
 
 
 def encode_reasoning_message_content_event(value: ReasoningMessageContentEvent) -> JSONValue:
-    """Encode ReasoningMessageContentEvent as JSON data (the inverse of `decode_reasoning_message_content_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_message_end_event(data: object) -> ReasoningMessageEndEvent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningMessageEndEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_message_end_event, data)
 
 
 def encode_reasoning_message_end_event(value: ReasoningMessageEndEvent) -> JSONValue:
-    """Encode ReasoningMessageEndEvent as JSON data (the inverse of `decode_reasoning_message_end_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunkEvent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningMessageChunkEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_message_chunk_event, data)
 
 
 def encode_reasoning_message_chunk_event(value: ReasoningMessageChunkEvent) -> JSONValue:
-    """Encode ReasoningMessageChunkEvent as JSON data (the inverse of `decode_reasoning_message_chunk_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_end_event(data: object) -> ReasoningEndEvent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningEndEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_end_event, data)
 
 
 def encode_reasoning_end_event(value: ReasoningEndEvent) -> JSONValue:
-    """Encode ReasoningEndEvent as JSON data (the inverse of `decode_reasoning_end_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedValueEvent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningEncryptedValueEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_encrypted_value_event, data)
 
 
 def encode_reasoning_encrypted_value_event(value: ReasoningEncryptedValueEvent) -> JSONValue:
-    """Encode ReasoningEncryptedValueEvent as JSON data (the inverse of `decode_reasoning_encrypted_value_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -6,6 +6,8 @@ The core data structures of the Agent User Interaction Protocol (ag_ui.core): ru
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -268,9 +270,7 @@ A newer producer's value, kept as read (the string itself) and written back unch
 class RunAgentInput(TypedDict):
     """The main input structure for running agents.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_run_agent_input` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Conversation thread identifier.
@@ -296,9 +296,7 @@ class RunAgentInput(TypedDict):
 class ResumeEntry(TypedDict):
     """A per-interrupt response in the resume array of a RunAgentInput.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_resume_entry` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Identifier of the interrupt this entry answers.
@@ -314,9 +312,7 @@ class ResumeEntry(TypedDict):
 class Interrupt(TypedDict):
     """A pause the run finished with, to be answered in the next RunAgentInput.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_interrupt` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Interrupt identifier.
@@ -338,9 +334,7 @@ class Interrupt(TypedDict):
 class TokenUsage(TypedDict):
     """Numeric-only token usage of one (provider, model) pair.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_token_usage` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Model provider label.
@@ -362,9 +356,7 @@ class TokenUsage(TypedDict):
 class RunFinishedSuccessOutcome(TypedDict):
     """The run completed normally.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_run_finished_success_outcome` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Outcome type.
@@ -374,8 +366,7 @@ class RunFinishedSuccessOutcome(TypedDict):
 class RunFinishedInterruptOutcome(TypedDict):
     """The run paused on one or more interrupts.
 
-    Unknown keys are rejected by `validate_run_finished_interrupt_outcome` (the schema
-    forbids additional properties).
+    Unknown keys are rejected by `validate_run_finished_interrupt_outcome`.
     """
 
     # Outcome type.
@@ -387,9 +378,7 @@ class RunFinishedInterruptOutcome(TypedDict):
 class Context(TypedDict):
     """Contextual information provided to agents with a description and value.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_context` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # What the context is about.
@@ -401,9 +390,7 @@ class Context(TypedDict):
 class Tool(TypedDict):
     """A tool that agents can call, with JSON Schema parameter definitions.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tool name.
@@ -419,9 +406,7 @@ class Tool(TypedDict):
 class FunctionCall(TypedDict):
     """Function name and JSON-encoded arguments.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_function_call` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Function name.
@@ -433,9 +418,7 @@ class FunctionCall(TypedDict):
 class ToolCall(TypedDict):
     """Wraps a function call with an ID and type.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tool call identifier.
@@ -453,9 +436,7 @@ class ToolCall(TypedDict):
 class DeveloperMessage(TypedDict):
     """Developer-specific messages.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_developer_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message identifier.
@@ -475,9 +456,7 @@ class DeveloperMessage(TypedDict):
 class SystemMessage(TypedDict):
     """System-level instructions.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message identifier.
@@ -497,9 +476,7 @@ class SystemMessage(TypedDict):
 class AssistantMessage(TypedDict):
     """Messages from assistants, optionally containing tool calls.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_assistant_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message identifier.
@@ -521,9 +498,7 @@ class AssistantMessage(TypedDict):
 class UserMessage(TypedDict):
     """Messages from users.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_user_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message identifier.
@@ -543,9 +518,7 @@ class UserMessage(TypedDict):
 class ToolMessage(TypedDict):
     """Results from tool executions.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message identifier.
@@ -567,9 +540,7 @@ class ToolMessage(TypedDict):
 class ActivityMessage(TypedDict):
     """An activity progress message shown between chat messages.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_activity_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message identifier.
@@ -587,9 +558,7 @@ class ActivityMessage(TypedDict):
 class ReasoningMessage(TypedDict):
     """The agent's internal reasoning.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message identifier.
@@ -607,9 +576,7 @@ class ReasoningMessage(TypedDict):
 class InputContentDataSource(TypedDict):
     """Inline base64-encoded source of an input part.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_input_content_data_source` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Source type.
@@ -623,9 +590,7 @@ class InputContentDataSource(TypedDict):
 class InputContentUrlSource(TypedDict):
     """URL-referenced source of an input part.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_input_content_url_source` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Source type.
@@ -639,9 +604,7 @@ class InputContentUrlSource(TypedDict):
 class ImageInputContent(TypedDict):
     """An image in a multimodal user message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_image_input_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Part type.
@@ -655,9 +618,7 @@ class ImageInputContent(TypedDict):
 class AudioInputContent(TypedDict):
     """An audio clip in a multimodal user message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_audio_input_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Part type.
@@ -671,9 +632,7 @@ class AudioInputContent(TypedDict):
 class VideoInputContent(TypedDict):
     """A video in a multimodal user message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_video_input_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Part type.
@@ -687,9 +646,7 @@ class VideoInputContent(TypedDict):
 class DocumentInputContent(TypedDict):
     """A document in a multimodal user message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_document_input_content` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Part type.
@@ -703,9 +660,7 @@ class DocumentInputContent(TypedDict):
 class TextInputContent(TypedDict):
     """A text fragment in a multimodal user message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_input_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Part type.
@@ -717,9 +672,7 @@ class TextInputContent(TypedDict):
 class BinaryInputContent(TypedDict):
     """A binary payload reference in a multimodal user message (deprecated upstream).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_binary_input_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Part type.
@@ -739,9 +692,7 @@ class BinaryInputContent(TypedDict):
 class RunStartedEvent(TypedDict):
     """Event indicating that a run has started.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_run_started_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -765,9 +716,7 @@ class RunStartedEvent(TypedDict):
 class RunFinishedEvent(TypedDict):
     """Event indicating that a run has finished.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_run_finished_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -793,9 +742,7 @@ class RunFinishedEvent(TypedDict):
 class RunErrorEvent(TypedDict):
     """Event indicating that a run has encountered an error.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_run_error_event` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -817,9 +764,7 @@ class RunErrorEvent(TypedDict):
 class StepStartedEvent(TypedDict):
     """Event indicating that a step has started.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_step_started_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -837,9 +782,7 @@ class StepStartedEvent(TypedDict):
 class StepFinishedEvent(TypedDict):
     """Event indicating that a step has finished.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_step_finished_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -857,9 +800,7 @@ class StepFinishedEvent(TypedDict):
 class TextMessageStartEvent(TypedDict):
     """Event indicating the start of a text message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_message_start_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -882,9 +823,7 @@ class TextMessageStartEvent(TypedDict):
 class TextMessageContentEvent(TypedDict):
     """Event containing a piece of text message content.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_message_content_event` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -904,9 +843,7 @@ class TextMessageContentEvent(TypedDict):
 class TextMessageEndEvent(TypedDict):
     """Event indicating the end of a text message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_message_end_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -924,9 +861,7 @@ class TextMessageEndEvent(TypedDict):
 class TextMessageChunkEvent(TypedDict):
     """Event containing a chunk of text message content (start, content and end in one event kind).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_message_chunk_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -950,9 +885,7 @@ class TextMessageChunkEvent(TypedDict):
 class ToolCallStartEvent(TypedDict):
     """Event indicating the start of a tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call_start_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -974,9 +907,7 @@ class ToolCallStartEvent(TypedDict):
 class ToolCallArgsEvent(TypedDict):
     """Event containing tool call arguments.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call_args_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -996,9 +927,7 @@ class ToolCallArgsEvent(TypedDict):
 class ToolCallEndEvent(TypedDict):
     """Event indicating the end of a tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call_end_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1016,9 +945,7 @@ class ToolCallEndEvent(TypedDict):
 class ToolCallChunkEvent(TypedDict):
     """Event containing a chunk of a tool call (start, arguments and end in one event kind).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call_chunk_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1042,9 +969,7 @@ class ToolCallChunkEvent(TypedDict):
 class ToolCallResultEvent(TypedDict):
     """Event containing the result of a tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call_result_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1068,9 +993,7 @@ class ToolCallResultEvent(TypedDict):
 class StateSnapshotEvent(TypedDict):
     """Event containing a snapshot of the state.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_state_snapshot_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1088,9 +1011,7 @@ class StateSnapshotEvent(TypedDict):
 class StateDeltaEvent(TypedDict):
     """Event containing a delta of the state.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_state_delta_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1108,9 +1029,7 @@ class StateDeltaEvent(TypedDict):
 class MessagesSnapshotEvent(TypedDict):
     """Event containing a snapshot of the messages.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_messages_snapshot_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1128,9 +1047,7 @@ class MessagesSnapshotEvent(TypedDict):
 class RawEvent(TypedDict):
     """Event containing a raw event from an external system.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_raw_event` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1150,9 +1067,7 @@ class RawEvent(TypedDict):
 class CustomEvent(TypedDict):
     """Event containing a custom, application-defined event.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_custom_event` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1172,9 +1087,7 @@ class CustomEvent(TypedDict):
 class ThinkingTextMessageStartEvent(TypedDict):
     """Start of a thinking text message (deprecated; use REASONING_MESSAGE_START).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_text_message_start_event` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1190,9 +1103,7 @@ class ThinkingTextMessageStartEvent(TypedDict):
 class ThinkingTextMessageContentEvent(TypedDict):
     """A piece of a thinking text message (deprecated; use REASONING_MESSAGE_CONTENT).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_text_message_content_event` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1210,9 +1121,7 @@ class ThinkingTextMessageContentEvent(TypedDict):
 class ThinkingTextMessageEndEvent(TypedDict):
     """End of a thinking text message (deprecated; use REASONING_MESSAGE_END).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_text_message_end_event` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1228,9 +1137,7 @@ class ThinkingTextMessageEndEvent(TypedDict):
 class ThinkingStartEvent(TypedDict):
     """Start of a thinking step (deprecated; use REASONING_START).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_start_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1248,9 +1155,7 @@ class ThinkingStartEvent(TypedDict):
 class ThinkingEndEvent(TypedDict):
     """End of a thinking step (deprecated; use REASONING_END).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_end_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1266,9 +1171,7 @@ class ThinkingEndEvent(TypedDict):
 class ActivitySnapshotEvent(TypedDict):
     """A snapshot of an activity message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_activity_snapshot_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1293,9 +1196,7 @@ class ActivitySnapshotEvent(TypedDict):
 class ActivityDeltaEvent(TypedDict):
     """A JSON Patch delta for an activity message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_activity_delta_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1317,9 +1218,7 @@ class ActivityDeltaEvent(TypedDict):
 class ReasoningStartEvent(TypedDict):
     """Start of a reasoning phase.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_start_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1337,9 +1236,7 @@ class ReasoningStartEvent(TypedDict):
 class ReasoningMessageStartEvent(TypedDict):
     """Start of a reasoning message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_message_start_event` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1359,9 +1256,7 @@ class ReasoningMessageStartEvent(TypedDict):
 class ReasoningMessageContentEvent(TypedDict):
     """A piece of reasoning message content.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_message_content_event` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1381,9 +1276,7 @@ class ReasoningMessageContentEvent(TypedDict):
 class ReasoningMessageEndEvent(TypedDict):
     """End of a reasoning message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_message_end_event` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1401,9 +1294,7 @@ class ReasoningMessageEndEvent(TypedDict):
 class ReasoningMessageChunkEvent(TypedDict):
     """A chunk of reasoning message content (start, content and end in one event kind).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_message_chunk_event` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1423,9 +1314,7 @@ class ReasoningMessageChunkEvent(TypedDict):
 class ReasoningEndEvent(TypedDict):
     """End of a reasoning phase.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_end_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -1443,9 +1332,7 @@ class ReasoningEndEvent(TypedDict):
 class ReasoningEncryptedValueEvent(TypedDict):
     """An encrypted value (reasoning kept opaque) for a message or tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_encrypted_value_event` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Event type.
@@ -4154,356 +4041,357 @@ _EVENT_BY_TAG: dict[object, Callable[[object], Event]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_event_type(data: object) -> EventType | UnknownEventType:
-    """Check `data` (as `json.loads` returns it) against EventType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event_type, data)
 
 
 def validate_text_message_role(data: object) -> TextMessageRole | UnknownTextMessageRole:
-    """Check `data` (as `json.loads` returns it) against TextMessageRole; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_role, data)
 
 
 def validate_reasoning_encrypted_value_subtype(
     data: object,
 ) -> ReasoningEncryptedValueSubtype | UnknownReasoningEncryptedValueSubtype:
-    """Check `data` (as `json.loads` returns it) against ReasoningEncryptedValueSubtype; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_encrypted_value_subtype, data)
 
 
 def validate_resume_status(data: object) -> ResumeStatus | UnknownResumeStatus:
-    """Check `data` (as `json.loads` returns it) against ResumeStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_resume_status, data)
 
 
 def validate_tool_call_result_role(data: object) -> ToolCallResultRole:
-    """Check `data` (as `json.loads` returns it) against ToolCallResultRole; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_result_role, data)
 
 
 def validate_state(data: object) -> State:
-    """Check `data` (as `json.loads` returns it) against State; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_state, data)
 
 
 def validate_messages(data: object) -> Messages:
-    """Check `data` (as `json.loads` returns it) against Messages; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_messages, data)
 
 
 def validate_run_agent_input(data: object) -> RunAgentInput:
-    """Check `data` (as `json.loads` returns it) against RunAgentInput; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_agent_input, data)
 
 
 def validate_resume_entry(data: object) -> ResumeEntry:
-    """Check `data` (as `json.loads` returns it) against ResumeEntry; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_resume_entry, data)
 
 
 def validate_interrupt(data: object) -> Interrupt:
-    """Check `data` (as `json.loads` returns it) against Interrupt; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_interrupt, data)
 
 
 def validate_token_usage(data: object) -> TokenUsage:
-    """Check `data` (as `json.loads` returns it) against TokenUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_token_usage, data)
 
 
 def validate_run_finished_success_outcome(data: object) -> RunFinishedSuccessOutcome:
-    """Check `data` (as `json.loads` returns it) against RunFinishedSuccessOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_success_outcome, data)
 
 
 def validate_run_finished_interrupt_outcome(data: object) -> RunFinishedInterruptOutcome:
-    """Check `data` (as `json.loads` returns it) against RunFinishedInterruptOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_interrupt_outcome, data)
 
 
 def validate_run_finished_outcome(data: object) -> RunFinishedOutcome:
-    """Check `data` (as `json.loads` returns it) against RunFinishedOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_outcome, data)
 
 
 def validate_context(data: object) -> Context:
-    """Check `data` (as `json.loads` returns it) against Context; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_context, data)
 
 
 def validate_tool(data: object) -> Tool:
-    """Check `data` (as `json.loads` returns it) against Tool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool, data)
 
 
 def validate_function_call(data: object) -> FunctionCall:
-    """Check `data` (as `json.loads` returns it) against FunctionCall; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_function_call, data)
 
 
 def validate_tool_call(data: object) -> ToolCall:
-    """Check `data` (as `json.loads` returns it) against ToolCall; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_developer_message(data: object) -> DeveloperMessage:
-    """Check `data` (as `json.loads` returns it) against DeveloperMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_developer_message, data)
 
 
 def validate_system_message(data: object) -> SystemMessage:
-    """Check `data` (as `json.loads` returns it) against SystemMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_message, data)
 
 
 def validate_assistant_message(data: object) -> AssistantMessage:
-    """Check `data` (as `json.loads` returns it) against AssistantMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_assistant_message, data)
 
 
 def validate_user_message(data: object) -> UserMessage:
-    """Check `data` (as `json.loads` returns it) against UserMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_message, data)
 
 
 def validate_tool_message(data: object) -> ToolMessage:
-    """Check `data` (as `json.loads` returns it) against ToolMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_message, data)
 
 
 def validate_activity_message(data: object) -> ActivityMessage:
-    """Check `data` (as `json.loads` returns it) against ActivityMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_activity_message, data)
 
 
 def validate_reasoning_message(data: object) -> ReasoningMessage:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message, data)
 
 
 def validate_input_content_data_source(data: object) -> InputContentDataSource:
-    """Check `data` (as `json.loads` returns it) against InputContentDataSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content_data_source, data)
 
 
 def validate_input_content_url_source(data: object) -> InputContentUrlSource:
-    """Check `data` (as `json.loads` returns it) against InputContentUrlSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content_url_source, data)
 
 
 def validate_input_content_source(data: object) -> InputContentSource:
-    """Check `data` (as `json.loads` returns it) against InputContentSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content_source, data)
 
 
 def validate_image_input_content(data: object) -> ImageInputContent:
-    """Check `data` (as `json.loads` returns it) against ImageInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_input_content, data)
 
 
 def validate_audio_input_content(data: object) -> AudioInputContent:
-    """Check `data` (as `json.loads` returns it) against AudioInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_audio_input_content, data)
 
 
 def validate_video_input_content(data: object) -> VideoInputContent:
-    """Check `data` (as `json.loads` returns it) against VideoInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_video_input_content, data)
 
 
 def validate_document_input_content(data: object) -> DocumentInputContent:
-    """Check `data` (as `json.loads` returns it) against DocumentInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document_input_content, data)
 
 
 def validate_text_input_content(data: object) -> TextInputContent:
-    """Check `data` (as `json.loads` returns it) against TextInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_input_content, data)
 
 
 def validate_binary_input_content(data: object) -> BinaryInputContent:
-    """Check `data` (as `json.loads` returns it) against BinaryInputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_binary_input_content, data)
 
 
 def validate_input_content(data: object) -> InputContent:
-    """Check `data` (as `json.loads` returns it) against InputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_content, data)
 
 
 def validate_event(data: object) -> Event:
-    """Check `data` (as `json.loads` returns it) against Event; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event, data)
 
 
 def validate_run_started_event(data: object) -> RunStartedEvent:
-    """Check `data` (as `json.loads` returns it) against RunStartedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_started_event, data)
 
 
 def validate_run_finished_event(data: object) -> RunFinishedEvent:
-    """Check `data` (as `json.loads` returns it) against RunFinishedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_finished_event, data)
 
 
 def validate_run_error_event(data: object) -> RunErrorEvent:
-    """Check `data` (as `json.loads` returns it) against RunErrorEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_run_error_event, data)
 
 
 def validate_step_started_event(data: object) -> StepStartedEvent:
-    """Check `data` (as `json.loads` returns it) against StepStartedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_step_started_event, data)
 
 
 def validate_step_finished_event(data: object) -> StepFinishedEvent:
-    """Check `data` (as `json.loads` returns it) against StepFinishedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_step_finished_event, data)
 
 
 def validate_text_message_start_event(data: object) -> TextMessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_start_event, data)
 
 
 def validate_text_message_content_event(data: object) -> TextMessageContentEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageContentEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_content_event, data)
 
 
 def validate_text_message_end_event(data: object) -> TextMessageEndEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_end_event, data)
 
 
 def validate_text_message_chunk_event(data: object) -> TextMessageChunkEvent:
-    """Check `data` (as `json.loads` returns it) against TextMessageChunkEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_message_chunk_event, data)
 
 
 def validate_tool_call_start_event(data: object) -> ToolCallStartEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_start_event, data)
 
 
 def validate_tool_call_args_event(data: object) -> ToolCallArgsEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallArgsEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_args_event, data)
 
 
 def validate_tool_call_end_event(data: object) -> ToolCallEndEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_end_event, data)
 
 
 def validate_tool_call_chunk_event(data: object) -> ToolCallChunkEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallChunkEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_chunk_event, data)
 
 
 def validate_tool_call_result_event(data: object) -> ToolCallResultEvent:
-    """Check `data` (as `json.loads` returns it) against ToolCallResultEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_result_event, data)
 
 
 def validate_state_snapshot_event(data: object) -> StateSnapshotEvent:
-    """Check `data` (as `json.loads` returns it) against StateSnapshotEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_state_snapshot_event, data)
 
 
 def validate_state_delta_event(data: object) -> StateDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against StateDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_state_delta_event, data)
 
 
 def validate_messages_snapshot_event(data: object) -> MessagesSnapshotEvent:
-    """Check `data` (as `json.loads` returns it) against MessagesSnapshotEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_messages_snapshot_event, data)
 
 
 def validate_raw_event(data: object) -> RawEvent:
-    """Check `data` (as `json.loads` returns it) against RawEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_raw_event, data)
 
 
 def validate_custom_event(data: object) -> CustomEvent:
-    """Check `data` (as `json.loads` returns it) against CustomEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_custom_event, data)
 
 
 def validate_thinking_text_message_start_event(data: object) -> ThinkingTextMessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingTextMessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_text_message_start_event, data)
 
 
 def validate_thinking_text_message_content_event(data: object) -> ThinkingTextMessageContentEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingTextMessageContentEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_text_message_content_event, data)
 
 
 def validate_thinking_text_message_end_event(data: object) -> ThinkingTextMessageEndEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingTextMessageEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_text_message_end_event, data)
 
 
 def validate_thinking_start_event(data: object) -> ThinkingStartEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_start_event, data)
 
 
 def validate_thinking_end_event(data: object) -> ThinkingEndEvent:
-    """Check `data` (as `json.loads` returns it) against ThinkingEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_end_event, data)
 
 
 def validate_activity_snapshot_event(data: object) -> ActivitySnapshotEvent:
-    """Check `data` (as `json.loads` returns it) against ActivitySnapshotEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_activity_snapshot_event, data)
 
 
 def validate_activity_delta_event(data: object) -> ActivityDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against ActivityDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_activity_delta_event, data)
 
 
 def validate_reasoning_start_event(data: object) -> ReasoningStartEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_start_event, data)
 
 
 def validate_reasoning_message_start_event(data: object) -> ReasoningMessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_start_event, data)
 
 
 def validate_reasoning_message_content_event(data: object) -> ReasoningMessageContentEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageContentEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_content_event, data)
 
 
 def validate_reasoning_message_end_event(data: object) -> ReasoningMessageEndEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_end_event, data)
 
 
 def validate_reasoning_message_chunk_event(data: object) -> ReasoningMessageChunkEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningMessageChunkEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_message_chunk_event, data)
 
 
 def validate_reasoning_end_event(data: object) -> ReasoningEndEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningEndEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_end_event, data)
 
 
 def validate_reasoning_encrypted_value_event(data: object) -> ReasoningEncryptedValueEvent:
-    """Check `data` (as `json.loads` returns it) against ReasoningEncryptedValueEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_encrypted_value_event, data)

@@ -98,11 +98,9 @@ class ToolCallFunction(_Record):
     name: str
     # Arguments for the tool.
     arguments: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["arguments"] = self.arguments
@@ -121,11 +119,9 @@ class ToolCall(_Record):
     type: Literal["function"] = field(default="function", init=False)
     # Tool function details.
     function: ToolCallFunction
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = "function"
@@ -143,11 +139,9 @@ class ToolOutput(_Record):
     tool_call_id: str
     # Tool execution output.
     output: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tool_call_id"] = self.tool_call_id
         out["output"] = self.output
@@ -166,11 +160,9 @@ class ToolResult(_Record):
     result: str
     # Error message if failed.
     error: str | None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["success"] = self.success
         out["result"] = self.result
@@ -188,11 +180,9 @@ class MessageResponse(_Record):
     type: Literal["message"] = field(default="message", init=False)
     # Message content.
     content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message"
         out["content"] = self.content
@@ -209,11 +199,9 @@ class ToolCallResponse(_Record):
     type: Literal["tool_call"] = field(default="tool_call", init=False)
     # List of tools to call.
     tool_calls: list[ToolCall]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_call"
         out["tool_calls"] = [item0.to_dict() for item0 in self.tool_calls]
@@ -244,11 +232,9 @@ class Event(_Record):
     details: dict[str, JSONValue]
     # Additional metadata.
     metadata: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = self.type if isinstance(self.type, str) else self.type.value
@@ -584,96 +570,97 @@ _AGENT_RESPONSE_BY_TAG: dict[object, Callable[[object], AgentResponse]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_tool_call_function(data: object) -> ToolCallFunction:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallFunction; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_function, data)
 
 
 def encode_tool_call_function(value: ToolCallFunction) -> JSONValue:
-    """Encode ToolCallFunction as JSON data (the inverse of `decode_tool_call_function`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call(data: object) -> ToolCall:
-    """Decode JSON data (as `json.loads` returns it) into ToolCall; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call, data)
 
 
 def encode_tool_call(value: ToolCall) -> JSONValue:
-    """Encode ToolCall as JSON data (the inverse of `decode_tool_call`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_output(data: object) -> ToolOutput:
-    """Decode JSON data (as `json.loads` returns it) into ToolOutput; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_output, data)
 
 
 def encode_tool_output(value: ToolOutput) -> JSONValue:
-    """Encode ToolOutput as JSON data (the inverse of `decode_tool_output`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_result(data: object) -> ToolResult:
-    """Decode JSON data (as `json.loads` returns it) into ToolResult; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_result, data)
 
 
 def encode_tool_result(value: ToolResult) -> JSONValue:
-    """Encode ToolResult as JSON data (the inverse of `decode_tool_result`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_response(data: object) -> MessageResponse:
-    """Decode JSON data (as `json.loads` returns it) into MessageResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_response, data)
 
 
 def encode_message_response(value: MessageResponse) -> JSONValue:
-    """Encode MessageResponse as JSON data (the inverse of `decode_message_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_call_response(data: object) -> ToolCallResponse:
-    """Decode JSON data (as `json.loads` returns it) into ToolCallResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_call_response, data)
 
 
 def encode_tool_call_response(value: ToolCallResponse) -> JSONValue:
-    """Encode ToolCallResponse as JSON data (the inverse of `decode_tool_call_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_agent_response(data: object) -> AgentResponse:
-    """Decode JSON data (as `json.loads` returns it) into AgentResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_agent_response, data)
 
 
 def encode_agent_response(value: AgentResponse) -> JSONValue:
-    """Encode AgentResponse as JSON data (the inverse of `decode_agent_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_event_type(data: object) -> EventType | UnknownEventType:
-    """Decode JSON data (as `json.loads` returns it) into EventType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_event_type, data)
 
 
 def encode_event_type(value: EventType | UnknownEventType) -> JSONValue:
-    """Encode EventType as JSON data (the inverse of `decode_event_type`)."""
+    """Encode as JSON data."""
     return value if isinstance(value, str) else value.value
 
 
 def decode_event(data: object) -> Event:
-    """Decode JSON data (as `json.loads` returns it) into Event; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_event, data)
 
 
 def encode_event(value: Event) -> JSONValue:
-    """Encode Event as JSON data (the inverse of `decode_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -6,6 +6,8 @@ The Bedrock Swarm type system provides strict typing for all major components (t
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -78,9 +80,7 @@ A newer producer's value, kept as read (the string itself) and written back unch
 class ToolCallFunction(TypedDict):
     """Structure for tool function calls.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call_function` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Name of the tool to call.
@@ -92,9 +92,7 @@ class ToolCallFunction(TypedDict):
 class ToolCall(TypedDict):
     """Complete tool call structure.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Unique identifier.
@@ -108,9 +106,7 @@ class ToolCall(TypedDict):
 class ToolOutput(TypedDict):
     """Tool execution result.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_output` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # ID of the original tool call.
@@ -122,9 +118,7 @@ class ToolOutput(TypedDict):
 class ToolResult(TypedDict):
     """Detailed tool execution result.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_result` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Whether the tool executed successfully.
@@ -138,9 +132,7 @@ class ToolResult(TypedDict):
 class MessageResponse(TypedDict):
     """Direct message response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_response` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Indicates direct message.
@@ -152,9 +144,7 @@ class MessageResponse(TypedDict):
 class ToolCallResponse(TypedDict):
     """Response indicating tool usage.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_call_response` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Indicates tool call.
@@ -166,9 +156,7 @@ class ToolCallResponse(TypedDict):
 class Event(TypedDict):
     """Complete event structure.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_event` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Unique event ID.
@@ -458,49 +446,50 @@ _AGENT_RESPONSE_BY_TAG: dict[object, Callable[[object], AgentResponse]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_tool_call_function(data: object) -> ToolCallFunction:
-    """Check `data` (as `json.loads` returns it) against ToolCallFunction; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_function, data)
 
 
 def validate_tool_call(data: object) -> ToolCall:
-    """Check `data` (as `json.loads` returns it) against ToolCall; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call, data)
 
 
 def validate_tool_output(data: object) -> ToolOutput:
-    """Check `data` (as `json.loads` returns it) against ToolOutput; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_output, data)
 
 
 def validate_tool_result(data: object) -> ToolResult:
-    """Check `data` (as `json.loads` returns it) against ToolResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result, data)
 
 
 def validate_message_response(data: object) -> MessageResponse:
-    """Check `data` (as `json.loads` returns it) against MessageResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_response, data)
 
 
 def validate_tool_call_response(data: object) -> ToolCallResponse:
-    """Check `data` (as `json.loads` returns it) against ToolCallResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_call_response, data)
 
 
 def validate_agent_response(data: object) -> AgentResponse:
-    """Check `data` (as `json.loads` returns it) against AgentResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_agent_response, data)
 
 
 def validate_event_type(data: object) -> EventType | UnknownEventType:
-    """Check `data` (as `json.loads` returns it) against EventType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event_type, data)
 
 
 def validate_event(data: object) -> Event:
-    """Check `data` (as `json.loads` returns it) against Event; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event, data)

@@ -639,13 +639,10 @@ class SystemMessage(_Record):
     environment_plan: dict[str, JSONValue] | None = None
     # User tier.
     user_type: UserType | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "init"
@@ -751,13 +748,10 @@ class SystemStatusMessage(_Record):
     session_id: str | None = None
     # Unique ID of this message.
     uuid: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "status"
@@ -797,13 +791,10 @@ class SystemCompactBoundary(_Record):
     session_id: str | None = None
     # Unique ID of this message.
     uuid: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "compact_boundary"
@@ -840,13 +831,10 @@ class HookStartedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "hook_started"
@@ -889,13 +877,10 @@ class HookProgressMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "hook_progress"
@@ -942,13 +927,10 @@ class HookResponseMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "hook_response"
@@ -1011,13 +993,10 @@ class TaskStartedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_started"
@@ -1076,13 +1055,10 @@ class TaskProgressMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_progress"
@@ -1138,13 +1114,10 @@ class TaskNotificationMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_notification"
@@ -1191,13 +1164,10 @@ class TaskUpdatedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "task_updated"
@@ -1228,13 +1198,10 @@ class BackgroundTasksChangedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "background_tasks_changed"
@@ -1266,13 +1233,10 @@ class FilesPersistedEvent(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "files_persisted"
@@ -1312,13 +1276,10 @@ class ApiRetryMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "api_retry"
@@ -1352,13 +1313,10 @@ class LocalCommandOutputMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "local_command_output"
@@ -1386,13 +1344,10 @@ class SessionStateChangedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "session_state_changed"
@@ -1422,13 +1377,10 @@ class ElicitationCompleteMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "elicitation_complete"
@@ -1463,13 +1415,10 @@ class InformationalMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "informational"
@@ -1510,13 +1459,10 @@ class NotificationMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "notification"
@@ -1560,13 +1506,10 @@ class PermissionDeniedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "permission_denied"
@@ -1602,13 +1545,10 @@ class CommandsChangedMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "commands_changed"
@@ -1638,13 +1578,10 @@ class ThinkingTokensMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "thinking_tokens"
@@ -1675,13 +1612,10 @@ class MirrorErrorMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system"
         out["subtype"] = "mirror_error"
@@ -1727,13 +1661,10 @@ class AssistantMessage(_Record):
     local_command_source: str | None = None
     # The local slash command that produced this synthetic message.
     local_command_run: LocalCommandRun | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "assistant"
         out["message"] = self.message.to_dict()
@@ -1786,13 +1717,10 @@ class UserMessage(_Record):
     is_replay: bool | None = None
     # Structured result of the tool call this message answers (any JSON).
     tool_use_result: JSONValue | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "user"
         out["message"] = self.message.to_dict()
@@ -1879,13 +1807,10 @@ class ResultMessage(_Record):
     queued_turn_count: int | None = None
     # Index of this result within the session.
     result_index: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "result"
         out["subtype"] = self.subtype.value
@@ -1978,11 +1903,9 @@ class PartialAssistantMessage(_Record):
     index: int
     # The delta/change content.
     delta: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "partial_assistant"
         out["content"] = [item0.to_dict() for item0 in self.content]
@@ -2010,13 +1933,10 @@ class StreamEventMessage(_Record):
     uuid: str | None = None
     # Time to first token, in milliseconds (on message_start).
     ttft_ms: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "stream_event"
         out["event"] = self.event
@@ -2045,13 +1965,10 @@ class RateLimitEvent(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "rate_limit_event"
         out["rate_limit_info"] = self.rate_limit_info.to_dict()
@@ -2074,11 +1991,9 @@ class ControlRequest(_Record):
     request_id: str
     # The request, dispatched on its subtype.
     request: ControlRequestBody
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "control_request"
         out["request_id"] = self.request_id
@@ -2096,11 +2011,9 @@ class ControlResponse(_Record):
     type: Literal["control_response"] = field(default="control_response", init=False)
     # The response, dispatched on its subtype.
     response: ControlResponseBody
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "control_response"
         out["response"] = self.response.to_dict()
@@ -2121,13 +2034,10 @@ class CompactBoundaryMarker(_Record):
     session_id: str | None = None
     # Unique ID of this message.
     uuid: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "compact_boundary"
         if "direction" in self._present or self.direction is not None:
@@ -2163,13 +2073,10 @@ class ToolProgressMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_progress"
         out["tool_use_id"] = self.tool_use_id
@@ -2203,13 +2110,10 @@ class ToolUseSummaryMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use_summary"
         out["summary"] = self.summary
@@ -2239,13 +2143,10 @@ class AuthStatusMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "auth_status"
         out["isAuthenticating"] = self.is_authenticating
@@ -2273,13 +2174,10 @@ class PromptSuggestionMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "prompt_suggestion"
         out["suggestion"] = self.suggestion
@@ -2310,13 +2208,10 @@ class ConversationResetMessage(_Record):
     uuid: str | None = None
     # Session identifier.
     session_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "conversation_reset"
         out["new_conversation_id"] = self.new_conversation_id
@@ -2343,11 +2238,9 @@ class TextBlock(_Record):
     type: Literal["text"] = field(default="text", init=False)
     # Text content.
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -2370,13 +2263,10 @@ class ToolUseBlock(_Record):
     input: dict[str, JSONValue]
     # Who made the call (e.g. {"type":"direct"}).
     caller: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -2401,13 +2291,10 @@ class ToolResultBlock(_Record):
     content: str | list[dict[str, JSONValue]] | None = None
     # Tool error flag.
     is_error: bool = False
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2432,13 +2319,10 @@ class ThinkingBlock(_Record):
     thinking: str
     # Thinking signature.
     signature: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking"
         out["thinking"] = self.thinking
@@ -2455,11 +2339,9 @@ class ControlInterruptRequest(_Record):
 
     # Request kind.
     subtype: Literal["interrupt"] = field(default="interrupt", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "interrupt"
         if self.extra:
@@ -2493,13 +2375,10 @@ class ControlCanUseToolRequest(_Record):
     tool_use_id: str | None = None
     # Subagent making the call, if any.
     agent_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "can_use_tool"
         out["tool_name"] = self.tool_name
@@ -2537,13 +2416,10 @@ class ControlInitializeRequest(_Record):
     hooks: dict[str, JSONValue] | None = None
     # Subagent definitions by name.
     agents: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "initialize"
         if "hooks" in self._present or self.hooks is not None:
@@ -2563,11 +2439,9 @@ class ControlSetPermissionModeRequest(_Record):
     subtype: Literal["set_permission_mode"] = field(default="set_permission_mode", init=False)
     # New permission mode.
     mode: PermissionMode | UnknownPermissionMode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "set_permission_mode"
         out["mode"] = self.mode.value
@@ -2584,13 +2458,10 @@ class ControlSetModelRequest(_Record):
     subtype: Literal["set_model"] = field(default="set_model", init=False)
     # New model, or null for the default.
     model: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "set_model"
         if "model" in self._present or self.model is not None:
@@ -2612,13 +2483,10 @@ class ControlHookCallbackRequest(_Record):
     input: JSONValue | None = None
     # Tool use ID the hook concerns, if any.
     tool_use_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "hook_callback"
         out["callback_id"] = self.callback_id
@@ -2641,11 +2509,9 @@ class ControlMcpMessageRequest(_Record):
     server_name: str
     # The JSON-RPC message (any JSON).
     message: JSONValue
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "mcp_message"
         out["server_name"] = self.server_name
@@ -2665,13 +2531,10 @@ class ControlSuccessResponse(_Record):
     request_id: str
     # Response payload (e.g. {"still_queued":[]} for interrupt).
     response: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "success"
         out["request_id"] = self.request_id
@@ -2692,11 +2555,9 @@ class ControlErrorResponse(_Record):
     request_id: str
     # Error message.
     error: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["subtype"] = "error"
         out["request_id"] = self.request_id
@@ -2722,13 +2583,10 @@ class CompactMetadata(_Record):
     preserved_segment: dict[str, JSONValue] | None = None
     # Ordered uuids of kept messages (anchor_uuid, uuids).
     preserved_messages: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["trigger"] = self.trigger.value
         if "pre_tokens" in self._present or self.pre_tokens is not None:
@@ -2756,11 +2614,9 @@ class TaskUsage(_Record):
     tool_uses: int
     # Time spent, in milliseconds.
     duration_ms: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["total_tokens"] = self.total_tokens
         out["tool_uses"] = self.tool_uses
@@ -2782,13 +2638,10 @@ class BackgroundTask(_Record):
     description: str
     # Not activity; exclude from activity indicators.
     ambient: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["task_id"] = self.task_id
         out["task_type"] = self.task_type
@@ -2808,11 +2661,9 @@ class PersistedFile(_Record):
     filename: str
     # Files API id.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["filename"] = self.filename
         out["file_id"] = self.file_id
@@ -2829,11 +2680,9 @@ class FailedFile(_Record):
     filename: str
     # What went wrong.
     error: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["filename"] = self.filename
         out["error"] = self.error
@@ -2850,11 +2699,9 @@ class NoResponse(_Record):
     waited_ms: int
     # How long the retry will wait.
     retry_wait_ms: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["waited_ms"] = self.waited_ms
         out["retry_wait_ms"] = self.retry_wait_ms
@@ -2893,13 +2740,10 @@ class AssistantMessageBody(_Record):
     diagnostics: JSONValue | None = None
     # Context management info.
     context_management: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = [item0.to_dict() for item0 in self.content]
         if "model" in self._present or self.model is not None:
@@ -2941,13 +2785,10 @@ class UserMessageBody(_Record):
     content: str | list[ContentBlock]
     # Message role.
     role: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = _e_union_str_or_list_content_block(self.content)
         if "role" in self._present or self.role is not None:
@@ -2979,13 +2820,10 @@ class RateLimitInfo(_Record):
     is_using_overage: bool | None = None
     # Utilization per window (five_hour, seven_day, ...).
     unified_windows: dict[str, RateLimitWindow] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["status"] = self.status.value
         if "resetsAt" in self._present or self.resets_at is not None:
@@ -3023,13 +2861,10 @@ class RateLimitWindow(_Record):
     utilization: float
     # Unix time (seconds) when the window resets.
     resets_at: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["utilization"] = self.utilization
         if "resetsAt" in self._present or self.resets_at is not None:
@@ -3065,13 +2900,10 @@ class Usage(_Record):
     iterations: list[UsageIteration] | None = None
     # Speed mode (e.g. "standard").
     speed: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["input_tokens"] = self.input_tokens
         out["output_tokens"] = self.output_tokens
@@ -3117,11 +2949,9 @@ class CacheCreation(_Record):
     ephemeral_5m_input_tokens: int
     # Tokens written with a 1 hour lifetime.
     ephemeral_1h_input_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["ephemeral_5m_input_tokens"] = self.ephemeral_5m_input_tokens
         out["ephemeral_1h_input_tokens"] = self.ephemeral_1h_input_tokens
@@ -3138,13 +2968,10 @@ class ServerToolUse(_Record):
     web_search_requests: int
     # Number of web fetches.
     web_fetch_requests: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["web_search_requests"] = self.web_search_requests
         if "web_fetch_requests" in self._present or self.web_fetch_requests is not None:
@@ -3160,11 +2987,9 @@ class OutputTokensDetails(_Record):
 
     # Output tokens spent on thinking.
     thinking_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["thinking_tokens"] = self.thinking_tokens
         if self.extra:
@@ -3190,13 +3015,10 @@ class UsageIteration(_Record):
     type: str | None = None
     # Model of the call, when it differs from the session model.
     model: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["input_tokens"] = self.input_tokens
         out["output_tokens"] = self.output_tokens
@@ -3248,13 +3070,10 @@ class ModelUsage(_Record):
     provider: str | None = None
     # Pricing basis (e.g. "list").
     cost_basis: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["inputTokens"] = self.input_tokens
         out["outputTokens"] = self.output_tokens
@@ -3295,11 +3114,9 @@ class PermissionDenial(_Record):
     tool_use_id: str
     # Input of the denied call.
     tool_input: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tool_name"] = self.tool_name
         out["tool_use_id"] = self.tool_use_id
@@ -3319,13 +3136,10 @@ class McpServerStatus(_Record):
     status: str
     # Where the server is configured (e.g. plugin, claudeai).
     source: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["status"] = self.status
@@ -3348,13 +3162,10 @@ class PluginInfo(_Record):
     source: str | None = None
     # Plugin version.
     version: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["path"] = self.path
@@ -3375,13 +3186,10 @@ class LocalCommandRun(_Record):
     command: str
     # Command arguments.
     args: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["command"] = self.command
         if "args" in self._present or self.args is not None:
@@ -8430,920 +8238,921 @@ _MESSAGE_BY_TAG: dict[object, Callable[[object], Message]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_message_type(data: object) -> MessageType | UnknownMessageType:
-    """Decode JSON data (as `json.loads` returns it) into MessageType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_type, data)
 
 
 def encode_message_type(value: MessageType | UnknownMessageType) -> JSONValue:
-    """Encode MessageType as JSON data (the inverse of `decode_message_type`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_permission_mode(data: object) -> PermissionMode | UnknownPermissionMode:
-    """Decode JSON data (as `json.loads` returns it) into PermissionMode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_permission_mode, data)
 
 
 def encode_permission_mode(value: PermissionMode | UnknownPermissionMode) -> JSONValue:
-    """Encode PermissionMode as JSON data (the inverse of `decode_permission_mode`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_result_subtype(data: object) -> ResultSubtype | UnknownResultSubtype:
-    """Decode JSON data (as `json.loads` returns it) into ResultSubtype; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_result_subtype, data)
 
 
 def encode_result_subtype(value: ResultSubtype | UnknownResultSubtype) -> JSONValue:
-    """Encode ResultSubtype as JSON data (the inverse of `decode_result_subtype`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_session_type(data: object) -> SessionType:
-    """Decode JSON data (as `json.loads` returns it) into SessionType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_session_type, data)
 
 
 def encode_session_type(value: SessionType) -> JSONValue:
-    """Encode SessionType as JSON data (the inverse of `decode_session_type`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_user_type(data: object) -> UserType:
-    """Decode JSON data (as `json.loads` returns it) into UserType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_user_type, data)
 
 
 def encode_user_type(value: UserType) -> JSONValue:
-    """Encode UserType as JSON data (the inverse of `decode_user_type`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_compact_direction(data: object) -> CompactDirection:
-    """Decode JSON data (as `json.loads` returns it) into CompactDirection; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compact_direction, data)
 
 
 def encode_compact_direction(value: CompactDirection) -> JSONValue:
-    """Encode CompactDirection as JSON data (the inverse of `decode_compact_direction`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_compact_trigger(data: object) -> CompactTrigger:
-    """Decode JSON data (as `json.loads` returns it) into CompactTrigger; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compact_trigger, data)
 
 
 def encode_compact_trigger(value: CompactTrigger) -> JSONValue:
-    """Encode CompactTrigger as JSON data (the inverse of `decode_compact_trigger`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_hook_outcome(data: object) -> HookOutcome | UnknownHookOutcome:
-    """Decode JSON data (as `json.loads` returns it) into HookOutcome; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_hook_outcome, data)
 
 
 def encode_hook_outcome(value: HookOutcome | UnknownHookOutcome) -> JSONValue:
-    """Encode HookOutcome as JSON data (the inverse of `decode_hook_outcome`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_rate_limit_status(data: object) -> RateLimitStatus | UnknownRateLimitStatus:
-    """Decode JSON data (as `json.loads` returns it) into RateLimitStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_rate_limit_status, data)
 
 
 def encode_rate_limit_status(value: RateLimitStatus | UnknownRateLimitStatus) -> JSONValue:
-    """Encode RateLimitStatus as JSON data (the inverse of `decode_rate_limit_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_message(data: object) -> Message:
-    """Decode JSON data (as `json.loads` returns it) into Message; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message, data)
 
 
 def encode_message(value: Message) -> JSONValue:
-    """Encode Message as JSON data (the inverse of `decode_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_system_event(data: object) -> SystemEvent:
-    """Decode JSON data (as `json.loads` returns it) into SystemEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_event, data)
 
 
 def encode_system_event(value: SystemEvent) -> JSONValue:
-    """Encode SystemEvent as JSON data (the inverse of `decode_system_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_system_message(data: object) -> SystemMessage:
-    """Decode JSON data (as `json.loads` returns it) into SystemMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_message, data)
 
 
 def encode_system_message(value: SystemMessage) -> JSONValue:
-    """Encode SystemMessage as JSON data (the inverse of `decode_system_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_system_status_message(data: object) -> SystemStatusMessage:
-    """Decode JSON data (as `json.loads` returns it) into SystemStatusMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_status_message, data)
 
 
 def encode_system_status_message(value: SystemStatusMessage) -> JSONValue:
-    """Encode SystemStatusMessage as JSON data (the inverse of `decode_system_status_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_system_status_message_compact_result(data: object) -> SystemStatusMessageCompactResult:
-    """Decode JSON data (as `json.loads` returns it) into SystemStatusMessageCompactResult; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_status_message_compact_result, data)
 
 
 def encode_system_status_message_compact_result(
     value: SystemStatusMessageCompactResult,
 ) -> JSONValue:
-    """Encode SystemStatusMessageCompactResult as JSON data (the inverse of `decode_system_status_message_compact_result`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_system_compact_boundary(data: object) -> SystemCompactBoundary:
-    """Decode JSON data (as `json.loads` returns it) into SystemCompactBoundary; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_compact_boundary, data)
 
 
 def encode_system_compact_boundary(value: SystemCompactBoundary) -> JSONValue:
-    """Encode SystemCompactBoundary as JSON data (the inverse of `decode_system_compact_boundary`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_hook_started_message(data: object) -> HookStartedMessage:
-    """Decode JSON data (as `json.loads` returns it) into HookStartedMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_hook_started_message, data)
 
 
 def encode_hook_started_message(value: HookStartedMessage) -> JSONValue:
-    """Encode HookStartedMessage as JSON data (the inverse of `decode_hook_started_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_hook_progress_message(data: object) -> HookProgressMessage:
-    """Decode JSON data (as `json.loads` returns it) into HookProgressMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_hook_progress_message, data)
 
 
 def encode_hook_progress_message(value: HookProgressMessage) -> JSONValue:
-    """Encode HookProgressMessage as JSON data (the inverse of `decode_hook_progress_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_hook_response_message(data: object) -> HookResponseMessage:
-    """Decode JSON data (as `json.loads` returns it) into HookResponseMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_hook_response_message, data)
 
 
 def encode_hook_response_message(value: HookResponseMessage) -> JSONValue:
-    """Encode HookResponseMessage as JSON data (the inverse of `decode_hook_response_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_task_started_message(data: object) -> TaskStartedMessage:
-    """Decode JSON data (as `json.loads` returns it) into TaskStartedMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_started_message, data)
 
 
 def encode_task_started_message(value: TaskStartedMessage) -> JSONValue:
-    """Encode TaskStartedMessage as JSON data (the inverse of `decode_task_started_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_task_progress_message(data: object) -> TaskProgressMessage:
-    """Decode JSON data (as `json.loads` returns it) into TaskProgressMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_progress_message, data)
 
 
 def encode_task_progress_message(value: TaskProgressMessage) -> JSONValue:
-    """Encode TaskProgressMessage as JSON data (the inverse of `decode_task_progress_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_task_notification_message(data: object) -> TaskNotificationMessage:
-    """Decode JSON data (as `json.loads` returns it) into TaskNotificationMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_notification_message, data)
 
 
 def encode_task_notification_message(value: TaskNotificationMessage) -> JSONValue:
-    """Encode TaskNotificationMessage as JSON data (the inverse of `decode_task_notification_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_task_updated_message(data: object) -> TaskUpdatedMessage:
-    """Decode JSON data (as `json.loads` returns it) into TaskUpdatedMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_updated_message, data)
 
 
 def encode_task_updated_message(value: TaskUpdatedMessage) -> JSONValue:
-    """Encode TaskUpdatedMessage as JSON data (the inverse of `decode_task_updated_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
-    """Decode JSON data (as `json.loads` returns it) into BackgroundTasksChangedMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_background_tasks_changed_message, data)
 
 
 def encode_background_tasks_changed_message(value: BackgroundTasksChangedMessage) -> JSONValue:
-    """Encode BackgroundTasksChangedMessage as JSON data (the inverse of `decode_background_tasks_changed_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_files_persisted_event(data: object) -> FilesPersistedEvent:
-    """Decode JSON data (as `json.loads` returns it) into FilesPersistedEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_files_persisted_event, data)
 
 
 def encode_files_persisted_event(value: FilesPersistedEvent) -> JSONValue:
-    """Encode FilesPersistedEvent as JSON data (the inverse of `decode_files_persisted_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_api_retry_message(data: object) -> ApiRetryMessage:
-    """Decode JSON data (as `json.loads` returns it) into ApiRetryMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_api_retry_message, data)
 
 
 def encode_api_retry_message(value: ApiRetryMessage) -> JSONValue:
-    """Encode ApiRetryMessage as JSON data (the inverse of `decode_api_retry_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_local_command_output_message(data: object) -> LocalCommandOutputMessage:
-    """Decode JSON data (as `json.loads` returns it) into LocalCommandOutputMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_local_command_output_message, data)
 
 
 def encode_local_command_output_message(value: LocalCommandOutputMessage) -> JSONValue:
-    """Encode LocalCommandOutputMessage as JSON data (the inverse of `decode_local_command_output_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_session_state_changed_message(data: object) -> SessionStateChangedMessage:
-    """Decode JSON data (as `json.loads` returns it) into SessionStateChangedMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_session_state_changed_message, data)
 
 
 def encode_session_state_changed_message(value: SessionStateChangedMessage) -> JSONValue:
-    """Encode SessionStateChangedMessage as JSON data (the inverse of `decode_session_state_changed_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
-    """Decode JSON data (as `json.loads` returns it) into ElicitationCompleteMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_elicitation_complete_message, data)
 
 
 def encode_elicitation_complete_message(value: ElicitationCompleteMessage) -> JSONValue:
-    """Encode ElicitationCompleteMessage as JSON data (the inverse of `decode_elicitation_complete_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_informational_message(data: object) -> InformationalMessage:
-    """Decode JSON data (as `json.loads` returns it) into InformationalMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_informational_message, data)
 
 
 def encode_informational_message(value: InformationalMessage) -> JSONValue:
-    """Encode InformationalMessage as JSON data (the inverse of `decode_informational_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_notification_message(data: object) -> NotificationMessage:
-    """Decode JSON data (as `json.loads` returns it) into NotificationMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_notification_message, data)
 
 
 def encode_notification_message(value: NotificationMessage) -> JSONValue:
-    """Encode NotificationMessage as JSON data (the inverse of `decode_notification_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_permission_denied_message(data: object) -> PermissionDeniedMessage:
-    """Decode JSON data (as `json.loads` returns it) into PermissionDeniedMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_permission_denied_message, data)
 
 
 def encode_permission_denied_message(value: PermissionDeniedMessage) -> JSONValue:
-    """Encode PermissionDeniedMessage as JSON data (the inverse of `decode_permission_denied_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_commands_changed_message(data: object) -> CommandsChangedMessage:
-    """Decode JSON data (as `json.loads` returns it) into CommandsChangedMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_commands_changed_message, data)
 
 
 def encode_commands_changed_message(value: CommandsChangedMessage) -> JSONValue:
-    """Encode CommandsChangedMessage as JSON data (the inverse of `decode_commands_changed_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingTokensMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_tokens_message, data)
 
 
 def encode_thinking_tokens_message(value: ThinkingTokensMessage) -> JSONValue:
-    """Encode ThinkingTokensMessage as JSON data (the inverse of `decode_thinking_tokens_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_mirror_error_message(data: object) -> MirrorErrorMessage:
-    """Decode JSON data (as `json.loads` returns it) into MirrorErrorMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_mirror_error_message, data)
 
 
 def encode_mirror_error_message(value: MirrorErrorMessage) -> JSONValue:
-    """Encode MirrorErrorMessage as JSON data (the inverse of `decode_mirror_error_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_assistant_message(data: object) -> AssistantMessage:
-    """Decode JSON data (as `json.loads` returns it) into AssistantMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_assistant_message, data)
 
 
 def encode_assistant_message(value: AssistantMessage) -> JSONValue:
-    """Encode AssistantMessage as JSON data (the inverse of `decode_assistant_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_user_message(data: object) -> UserMessage:
-    """Decode JSON data (as `json.loads` returns it) into UserMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_user_message, data)
 
 
 def encode_user_message(value: UserMessage) -> JSONValue:
-    """Encode UserMessage as JSON data (the inverse of `decode_user_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_result_message(data: object) -> ResultMessage:
-    """Decode JSON data (as `json.loads` returns it) into ResultMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_result_message, data)
 
 
 def encode_result_message(value: ResultMessage) -> JSONValue:
-    """Encode ResultMessage as JSON data (the inverse of `decode_result_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_partial_assistant_message(data: object) -> PartialAssistantMessage:
-    """Decode JSON data (as `json.loads` returns it) into PartialAssistantMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_partial_assistant_message, data)
 
 
 def encode_partial_assistant_message(value: PartialAssistantMessage) -> JSONValue:
-    """Encode PartialAssistantMessage as JSON data (the inverse of `decode_partial_assistant_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_stream_event_message(data: object) -> StreamEventMessage:
-    """Decode JSON data (as `json.loads` returns it) into StreamEventMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_stream_event_message, data)
 
 
 def encode_stream_event_message(value: StreamEventMessage) -> JSONValue:
-    """Encode StreamEventMessage as JSON data (the inverse of `decode_stream_event_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_rate_limit_event(data: object) -> RateLimitEvent:
-    """Decode JSON data (as `json.loads` returns it) into RateLimitEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_rate_limit_event, data)
 
 
 def encode_rate_limit_event(value: RateLimitEvent) -> JSONValue:
-    """Encode RateLimitEvent as JSON data (the inverse of `decode_rate_limit_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_request(data: object) -> ControlRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_request, data)
 
 
 def encode_control_request(value: ControlRequest) -> JSONValue:
-    """Encode ControlRequest as JSON data (the inverse of `decode_control_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_response(data: object) -> ControlResponse:
-    """Decode JSON data (as `json.loads` returns it) into ControlResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_response, data)
 
 
 def encode_control_response(value: ControlResponse) -> JSONValue:
-    """Encode ControlResponse as JSON data (the inverse of `decode_control_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
-    """Decode JSON data (as `json.loads` returns it) into CompactBoundaryMarker; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compact_boundary_marker, data)
 
 
 def encode_compact_boundary_marker(value: CompactBoundaryMarker) -> JSONValue:
-    """Encode CompactBoundaryMarker as JSON data (the inverse of `decode_compact_boundary_marker`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_progress_message(data: object) -> ToolProgressMessage:
-    """Decode JSON data (as `json.loads` returns it) into ToolProgressMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_progress_message, data)
 
 
 def encode_tool_progress_message(value: ToolProgressMessage) -> JSONValue:
-    """Encode ToolProgressMessage as JSON data (the inverse of `decode_tool_progress_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
-    """Decode JSON data (as `json.loads` returns it) into ToolUseSummaryMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_use_summary_message, data)
 
 
 def encode_tool_use_summary_message(value: ToolUseSummaryMessage) -> JSONValue:
-    """Encode ToolUseSummaryMessage as JSON data (the inverse of `decode_tool_use_summary_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_auth_status_message(data: object) -> AuthStatusMessage:
-    """Decode JSON data (as `json.loads` returns it) into AuthStatusMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_auth_status_message, data)
 
 
 def encode_auth_status_message(value: AuthStatusMessage) -> JSONValue:
-    """Encode AuthStatusMessage as JSON data (the inverse of `decode_auth_status_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
-    """Decode JSON data (as `json.loads` returns it) into PromptSuggestionMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_prompt_suggestion_message, data)
 
 
 def encode_prompt_suggestion_message(value: PromptSuggestionMessage) -> JSONValue:
-    """Encode PromptSuggestionMessage as JSON data (the inverse of `decode_prompt_suggestion_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_conversation_reset_message(data: object) -> ConversationResetMessage:
-    """Decode JSON data (as `json.loads` returns it) into ConversationResetMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_conversation_reset_message, data)
 
 
 def encode_conversation_reset_message(value: ConversationResetMessage) -> JSONValue:
-    """Encode ConversationResetMessage as JSON data (the inverse of `decode_conversation_reset_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block(data: object) -> ContentBlock:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block, data)
 
 
 def encode_content_block(value: ContentBlock) -> JSONValue:
-    """Encode ContentBlock as JSON data (the inverse of `decode_content_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_block(data: object) -> TextBlock:
-    """Decode JSON data (as `json.loads` returns it) into TextBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_block, data)
 
 
 def encode_text_block(value: TextBlock) -> JSONValue:
-    """Encode TextBlock as JSON data (the inverse of `decode_text_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_use_block(data: object) -> ToolUseBlock:
-    """Decode JSON data (as `json.loads` returns it) into ToolUseBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_use_block, data)
 
 
 def encode_tool_use_block(value: ToolUseBlock) -> JSONValue:
-    """Encode ToolUseBlock as JSON data (the inverse of `decode_tool_use_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_result_block(data: object) -> ToolResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into ToolResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_result_block, data)
 
 
 def encode_tool_result_block(value: ToolResultBlock) -> JSONValue:
-    """Encode ToolResultBlock as JSON data (the inverse of `decode_tool_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_block(data: object) -> ThinkingBlock:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_block, data)
 
 
 def encode_thinking_block(value: ThinkingBlock) -> JSONValue:
-    """Encode ThinkingBlock as JSON data (the inverse of `decode_thinking_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_request_body(data: object) -> ControlRequestBody:
-    """Decode JSON data (as `json.loads` returns it) into ControlRequestBody; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_request_body, data)
 
 
 def encode_control_request_body(value: ControlRequestBody) -> JSONValue:
-    """Encode ControlRequestBody as JSON data (the inverse of `decode_control_request_body`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_interrupt_request(data: object) -> ControlInterruptRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlInterruptRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_interrupt_request, data)
 
 
 def encode_control_interrupt_request(value: ControlInterruptRequest) -> JSONValue:
-    """Encode ControlInterruptRequest as JSON data (the inverse of `decode_control_interrupt_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_can_use_tool_request(data: object) -> ControlCanUseToolRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlCanUseToolRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_can_use_tool_request, data)
 
 
 def encode_control_can_use_tool_request(value: ControlCanUseToolRequest) -> JSONValue:
-    """Encode ControlCanUseToolRequest as JSON data (the inverse of `decode_control_can_use_tool_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_initialize_request(data: object) -> ControlInitializeRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlInitializeRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_initialize_request, data)
 
 
 def encode_control_initialize_request(value: ControlInitializeRequest) -> JSONValue:
-    """Encode ControlInitializeRequest as JSON data (the inverse of `decode_control_initialize_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_set_permission_mode_request(data: object) -> ControlSetPermissionModeRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlSetPermissionModeRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_set_permission_mode_request, data)
 
 
 def encode_control_set_permission_mode_request(value: ControlSetPermissionModeRequest) -> JSONValue:
-    """Encode ControlSetPermissionModeRequest as JSON data (the inverse of `decode_control_set_permission_mode_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_set_model_request(data: object) -> ControlSetModelRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlSetModelRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_set_model_request, data)
 
 
 def encode_control_set_model_request(value: ControlSetModelRequest) -> JSONValue:
-    """Encode ControlSetModelRequest as JSON data (the inverse of `decode_control_set_model_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_hook_callback_request(data: object) -> ControlHookCallbackRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlHookCallbackRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_hook_callback_request, data)
 
 
 def encode_control_hook_callback_request(value: ControlHookCallbackRequest) -> JSONValue:
-    """Encode ControlHookCallbackRequest as JSON data (the inverse of `decode_control_hook_callback_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_mcp_message_request(data: object) -> ControlMcpMessageRequest:
-    """Decode JSON data (as `json.loads` returns it) into ControlMcpMessageRequest; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_mcp_message_request, data)
 
 
 def encode_control_mcp_message_request(value: ControlMcpMessageRequest) -> JSONValue:
-    """Encode ControlMcpMessageRequest as JSON data (the inverse of `decode_control_mcp_message_request`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_response_body(data: object) -> ControlResponseBody:
-    """Decode JSON data (as `json.loads` returns it) into ControlResponseBody; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_response_body, data)
 
 
 def encode_control_response_body(value: ControlResponseBody) -> JSONValue:
-    """Encode ControlResponseBody as JSON data (the inverse of `decode_control_response_body`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_success_response(data: object) -> ControlSuccessResponse:
-    """Decode JSON data (as `json.loads` returns it) into ControlSuccessResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_success_response, data)
 
 
 def encode_control_success_response(value: ControlSuccessResponse) -> JSONValue:
-    """Encode ControlSuccessResponse as JSON data (the inverse of `decode_control_success_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_control_error_response(data: object) -> ControlErrorResponse:
-    """Decode JSON data (as `json.loads` returns it) into ControlErrorResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_control_error_response, data)
 
 
 def encode_control_error_response(value: ControlErrorResponse) -> JSONValue:
-    """Encode ControlErrorResponse as JSON data (the inverse of `decode_control_error_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_compact_boundary_message(data: object) -> CompactBoundaryMessage:
-    """Decode JSON data (as `json.loads` returns it) into CompactBoundaryMessage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compact_boundary_message, data)
 
 
 def encode_compact_boundary_message(value: CompactBoundaryMessage) -> JSONValue:
-    """Encode CompactBoundaryMessage as JSON data (the inverse of `decode_compact_boundary_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_compact_metadata(data: object) -> CompactMetadata:
-    """Decode JSON data (as `json.loads` returns it) into CompactMetadata; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compact_metadata, data)
 
 
 def encode_compact_metadata(value: CompactMetadata) -> JSONValue:
-    """Encode CompactMetadata as JSON data (the inverse of `decode_compact_metadata`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_task_notification_status(
     data: object,
 ) -> TaskNotificationStatus | UnknownTaskNotificationStatus:
-    """Decode JSON data (as `json.loads` returns it) into TaskNotificationStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_notification_status, data)
 
 
 def encode_task_notification_status(
     value: TaskNotificationStatus | UnknownTaskNotificationStatus,
 ) -> JSONValue:
-    """Encode TaskNotificationStatus as JSON data (the inverse of `decode_task_notification_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_session_state(data: object) -> SessionState | UnknownSessionState:
-    """Decode JSON data (as `json.loads` returns it) into SessionState; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_session_state, data)
 
 
 def encode_session_state(value: SessionState | UnknownSessionState) -> JSONValue:
-    """Encode SessionState as JSON data (the inverse of `decode_session_state`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_informational_level(data: object) -> InformationalLevel | UnknownInformationalLevel:
-    """Decode JSON data (as `json.loads` returns it) into InformationalLevel; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_informational_level, data)
 
 
 def encode_informational_level(value: InformationalLevel | UnknownInformationalLevel) -> JSONValue:
-    """Encode InformationalLevel as JSON data (the inverse of `decode_informational_level`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_notification_priority(
     data: object,
 ) -> NotificationPriority | UnknownNotificationPriority:
-    """Decode JSON data (as `json.loads` returns it) into NotificationPriority; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_notification_priority, data)
 
 
 def encode_notification_priority(
     value: NotificationPriority | UnknownNotificationPriority,
 ) -> JSONValue:
-    """Encode NotificationPriority as JSON data (the inverse of `decode_notification_priority`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_conversation_reset_trigger(
     data: object,
 ) -> ConversationResetTrigger | UnknownConversationResetTrigger:
-    """Decode JSON data (as `json.loads` returns it) into ConversationResetTrigger; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_conversation_reset_trigger, data)
 
 
 def encode_conversation_reset_trigger(
     value: ConversationResetTrigger | UnknownConversationResetTrigger,
 ) -> JSONValue:
-    """Encode ConversationResetTrigger as JSON data (the inverse of `decode_conversation_reset_trigger`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_task_usage(data: object) -> TaskUsage:
-    """Decode JSON data (as `json.loads` returns it) into TaskUsage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_usage, data)
 
 
 def encode_task_usage(value: TaskUsage) -> JSONValue:
-    """Encode TaskUsage as JSON data (the inverse of `decode_task_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_background_task(data: object) -> BackgroundTask:
-    """Decode JSON data (as `json.loads` returns it) into BackgroundTask; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_background_task, data)
 
 
 def encode_background_task(value: BackgroundTask) -> JSONValue:
-    """Encode BackgroundTask as JSON data (the inverse of `decode_background_task`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_persisted_file(data: object) -> PersistedFile:
-    """Decode JSON data (as `json.loads` returns it) into PersistedFile; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_persisted_file, data)
 
 
 def encode_persisted_file(value: PersistedFile) -> JSONValue:
-    """Encode PersistedFile as JSON data (the inverse of `decode_persisted_file`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_failed_file(data: object) -> FailedFile:
-    """Decode JSON data (as `json.loads` returns it) into FailedFile; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_failed_file, data)
 
 
 def encode_failed_file(value: FailedFile) -> JSONValue:
-    """Encode FailedFile as JSON data (the inverse of `decode_failed_file`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_no_response(data: object) -> NoResponse:
-    """Decode JSON data (as `json.loads` returns it) into NoResponse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_no_response, data)
 
 
 def encode_no_response(value: NoResponse) -> JSONValue:
-    """Encode NoResponse as JSON data (the inverse of `decode_no_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_assistant_message_body(data: object) -> AssistantMessageBody:
-    """Decode JSON data (as `json.loads` returns it) into AssistantMessageBody; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_assistant_message_body, data)
 
 
 def encode_assistant_message_body(value: AssistantMessageBody) -> JSONValue:
-    """Encode AssistantMessageBody as JSON data (the inverse of `decode_assistant_message_body`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_user_message_body(data: object) -> UserMessageBody:
-    """Decode JSON data (as `json.loads` returns it) into UserMessageBody; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_user_message_body, data)
 
 
 def encode_user_message_body(value: UserMessageBody) -> JSONValue:
-    """Encode UserMessageBody as JSON data (the inverse of `decode_user_message_body`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_rate_limit_info(data: object) -> RateLimitInfo:
-    """Decode JSON data (as `json.loads` returns it) into RateLimitInfo; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_rate_limit_info, data)
 
 
 def encode_rate_limit_info(value: RateLimitInfo) -> JSONValue:
-    """Encode RateLimitInfo as JSON data (the inverse of `decode_rate_limit_info`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_rate_limit_window(data: object) -> RateLimitWindow:
-    """Decode JSON data (as `json.loads` returns it) into RateLimitWindow; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_rate_limit_window, data)
 
 
 def encode_rate_limit_window(value: RateLimitWindow) -> JSONValue:
-    """Encode RateLimitWindow as JSON data (the inverse of `decode_rate_limit_window`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_usage(data: object) -> Usage:
-    """Decode JSON data (as `json.loads` returns it) into Usage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_usage, data)
 
 
 def encode_usage(value: Usage) -> JSONValue:
-    """Encode Usage as JSON data (the inverse of `decode_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_cache_creation(data: object) -> CacheCreation:
-    """Decode JSON data (as `json.loads` returns it) into CacheCreation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_cache_creation, data)
 
 
 def encode_cache_creation(value: CacheCreation) -> JSONValue:
-    """Encode CacheCreation as JSON data (the inverse of `decode_cache_creation`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_server_tool_use(data: object) -> ServerToolUse:
-    """Decode JSON data (as `json.loads` returns it) into ServerToolUse; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_server_tool_use, data)
 
 
 def encode_server_tool_use(value: ServerToolUse) -> JSONValue:
-    """Encode ServerToolUse as JSON data (the inverse of `decode_server_tool_use`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_output_tokens_details(data: object) -> OutputTokensDetails:
-    """Decode JSON data (as `json.loads` returns it) into OutputTokensDetails; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_output_tokens_details, data)
 
 
 def encode_output_tokens_details(value: OutputTokensDetails) -> JSONValue:
-    """Encode OutputTokensDetails as JSON data (the inverse of `decode_output_tokens_details`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_usage_iteration(data: object) -> UsageIteration:
-    """Decode JSON data (as `json.loads` returns it) into UsageIteration; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_usage_iteration, data)
 
 
 def encode_usage_iteration(value: UsageIteration) -> JSONValue:
-    """Encode UsageIteration as JSON data (the inverse of `decode_usage_iteration`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_model_usage(data: object) -> ModelUsage:
-    """Decode JSON data (as `json.loads` returns it) into ModelUsage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_model_usage, data)
 
 
 def encode_model_usage(value: ModelUsage) -> JSONValue:
-    """Encode ModelUsage as JSON data (the inverse of `decode_model_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_permission_denial(data: object) -> PermissionDenial:
-    """Decode JSON data (as `json.loads` returns it) into PermissionDenial; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_permission_denial, data)
 
 
 def encode_permission_denial(value: PermissionDenial) -> JSONValue:
-    """Encode PermissionDenial as JSON data (the inverse of `decode_permission_denial`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_mcp_server_status(data: object) -> McpServerStatus:
-    """Decode JSON data (as `json.loads` returns it) into McpServerStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_mcp_server_status, data)
 
 
 def encode_mcp_server_status(value: McpServerStatus) -> JSONValue:
-    """Encode McpServerStatus as JSON data (the inverse of `decode_mcp_server_status`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_plugin_info(data: object) -> PluginInfo:
-    """Decode JSON data (as `json.loads` returns it) into PluginInfo; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_plugin_info, data)
 
 
 def encode_plugin_info(value: PluginInfo) -> JSONValue:
-    """Encode PluginInfo as JSON data (the inverse of `decode_plugin_info`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_local_command_run(data: object) -> LocalCommandRun:
-    """Decode JSON data (as `json.loads` returns it) into LocalCommandRun; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_local_command_run, data)
 
 
 def encode_local_command_run(value: LocalCommandRun) -> JSONValue:
-    """Encode LocalCommandRun as JSON data (the inverse of `decode_local_command_run`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -6,6 +6,8 @@ The newline-delimited JSON messages the Claude Code CLI writes with `--output-fo
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -399,9 +401,7 @@ A newer producer's value, kept as read (the string itself) and written back unch
 class SystemMessage(TypedDict):
     """Sent once at session start with initialization data.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -525,9 +525,7 @@ class SystemMessage(TypedDict):
 class SystemStatusMessage(TypedDict):
     """Session status change (e.g. "requesting" while an API call is made, "compacting" during compaction, null when idle).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_status_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -551,9 +549,7 @@ class SystemStatusMessage(TypedDict):
 class SystemCompactBoundary(TypedDict):
     """Context compaction marker as the CLI sends it (type "system", subtype "compact_boundary").
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_compact_boundary` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -573,9 +569,7 @@ class SystemCompactBoundary(TypedDict):
 class HookStartedMessage(TypedDict):
     """A hook began executing.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_hook_started_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -597,9 +591,7 @@ class HookStartedMessage(TypedDict):
 class HookProgressMessage(TypedDict):
     """Output a running hook has produced so far.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_hook_progress_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -627,9 +619,7 @@ class HookProgressMessage(TypedDict):
 class HookResponseMessage(TypedDict):
     """A hook finished executing.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_hook_response_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -661,9 +651,7 @@ class HookResponseMessage(TypedDict):
 class TaskStartedMessage(TypedDict):
     """A task (subagent, background command, workflow) started.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_started_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -701,9 +689,7 @@ class TaskStartedMessage(TypedDict):
 class TaskProgressMessage(TypedDict):
     """Progress of a running task.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_progress_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -733,9 +719,7 @@ class TaskProgressMessage(TypedDict):
 class TaskNotificationMessage(TypedDict):
     """A task completed, failed or was stopped.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_notification_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -771,9 +755,7 @@ class TaskNotificationMessage(TypedDict):
 class TaskUpdatedMessage(TypedDict):
     """A background task's state changed.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_updated_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -793,9 +775,7 @@ class TaskUpdatedMessage(TypedDict):
 class BackgroundTasksChangedMessage(TypedDict):
     """The full set of live background tasks after a change.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_background_tasks_changed_message` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -813,9 +793,7 @@ class BackgroundTasksChangedMessage(TypedDict):
 class FilesPersistedEvent(TypedDict):
     """Files written by the session were persisted.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_files_persisted_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -837,9 +815,7 @@ class FilesPersistedEvent(TypedDict):
 class ApiRetryMessage(TypedDict):
     """An API request failed with a retryable error and will be retried.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_api_retry_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -867,9 +843,7 @@ class ApiRetryMessage(TypedDict):
 class LocalCommandOutputMessage(TypedDict):
     """Output of a local slash command (e.g. /cost), shown as assistant-style text.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_local_command_output_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -887,9 +861,7 @@ class LocalCommandOutputMessage(TypedDict):
 class SessionStateChangedMessage(TypedDict):
     """The session's run state changed ('idle' is the authoritative turn-over signal).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_session_state_changed_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -907,9 +879,7 @@ class SessionStateChangedMessage(TypedDict):
 class ElicitationCompleteMessage(TypedDict):
     """An MCP server confirmed that a URL-mode elicitation is complete.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_elicitation_complete_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -929,9 +899,7 @@ class ElicitationCompleteMessage(TypedDict):
 class InformationalMessage(TypedDict):
     """A text banner (status line, hook feedback, slash-command output).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_informational_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -955,9 +923,7 @@ class InformationalMessage(TypedDict):
 class NotificationMessage(TypedDict):
     """A loop-side text notification.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_notification_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -983,9 +949,7 @@ class NotificationMessage(TypedDict):
 class PermissionDeniedMessage(TypedDict):
     """A tool call was denied without an interactive prompt.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_permission_denied_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1013,9 +977,7 @@ class PermissionDeniedMessage(TypedDict):
 class CommandsChangedMessage(TypedDict):
     """The slash-command list changed mid-session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_commands_changed_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1033,9 +995,7 @@ class CommandsChangedMessage(TypedDict):
 class ThinkingTokensMessage(TypedDict):
     """Live estimate of thinking tokens during redacted thinking.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_tokens_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1055,9 +1015,7 @@ class ThinkingTokensMessage(TypedDict):
 class MirrorErrorMessage(TypedDict):
     """Appending the transcript to an external session store failed (non-fatal).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_mirror_error_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1077,9 +1035,7 @@ class MirrorErrorMessage(TypedDict):
 class AssistantMessage(TypedDict):
     """Claude's responses with content blocks.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_assistant_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1112,9 +1068,7 @@ class AssistantMessage(TypedDict):
 class UserMessage(TypedDict):
     """User input and tool results.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_user_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1138,9 +1092,7 @@ class UserMessage(TypedDict):
 class ResultMessage(TypedDict):
     """Final response after turn completion.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_result_message` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1252,9 +1204,7 @@ class ResultMessage(TypedDict):
 class PartialAssistantMessage(TypedDict):
     """Streaming partial content (when include_partial_messages: true).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_partial_assistant_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1270,9 +1220,7 @@ class PartialAssistantMessage(TypedDict):
 class StreamEventMessage(TypedDict):
     """A raw Anthropic Messages API streaming event relayed by the CLI (when --include-partial-messages is set).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_stream_event_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1293,9 +1241,7 @@ class StreamEventMessage(TypedDict):
 class RateLimitEvent(TypedDict):
     """Rate limit state of the account, sent when it changes.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_rate_limit_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1311,9 +1257,7 @@ class RateLimitEvent(TypedDict):
 class ControlRequest(TypedDict):
     """A control protocol request (SDK to CLI, e.g. interrupt; or CLI to SDK, e.g. can_use_tool).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_request` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1327,9 +1271,7 @@ class ControlRequest(TypedDict):
 class ControlResponse(TypedDict):
     """A control protocol response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_response` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1341,9 +1283,7 @@ class ControlResponse(TypedDict):
 class CompactBoundaryMarker(TypedDict):
     """Context compaction marker as the seed's SDK struct documents it: a top-level type "compact_boundary" with a direction.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_compact_boundary_marker` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1359,9 +1299,7 @@ class CompactBoundaryMarker(TypedDict):
 class ToolProgressMessage(TypedDict):
     """A long-running tool is still working.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_progress_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1387,9 +1325,7 @@ class ToolProgressMessage(TypedDict):
 class ToolUseSummaryMessage(TypedDict):
     """A summary of preceding tool calls.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_use_summary_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1407,9 +1343,7 @@ class ToolUseSummaryMessage(TypedDict):
 class AuthStatusMessage(TypedDict):
     """Authentication status changed.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_auth_status_message` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1429,9 +1363,7 @@ class AuthStatusMessage(TypedDict):
 class PromptSuggestionMessage(TypedDict):
     """A predicted next user prompt.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_prompt_suggestion_message` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1447,9 +1379,7 @@ class PromptSuggestionMessage(TypedDict):
 class ConversationResetMessage(TypedDict):
     """The conversation was replaced (e.g. /clear) without ending the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_conversation_reset_message` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message type.
@@ -1471,9 +1401,7 @@ class ConversationResetMessage(TypedDict):
 class TextBlock(TypedDict):
     """A text content block.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1485,9 +1413,7 @@ class TextBlock(TypedDict):
 class ToolUseBlock(TypedDict):
     """A tool call made by the model.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_use_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1505,9 +1431,7 @@ class ToolUseBlock(TypedDict):
 class ToolResultBlock(TypedDict):
     """The result of a tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_result_block` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1524,9 +1448,7 @@ class ToolResultBlock(TypedDict):
 class ThinkingBlock(TypedDict):
     """Extended thinking content.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Block type identifier.
@@ -1540,9 +1462,7 @@ class ThinkingBlock(TypedDict):
 class ControlInterruptRequest(TypedDict):
     """Interrupt the running turn.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_interrupt_request` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1552,9 +1472,7 @@ class ControlInterruptRequest(TypedDict):
 class ControlCanUseToolRequest(TypedDict):
     """The CLI asks whether a tool call may run.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_can_use_tool_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1584,9 +1502,7 @@ class ControlCanUseToolRequest(TypedDict):
 class ControlInitializeRequest(TypedDict):
     """The SDK initializes the control protocol (hooks, agents).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_initialize_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1600,9 +1516,7 @@ class ControlInitializeRequest(TypedDict):
 class ControlSetPermissionModeRequest(TypedDict):
     """Change the permission mode of the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_set_permission_mode_request` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1614,9 +1528,7 @@ class ControlSetPermissionModeRequest(TypedDict):
 class ControlSetModelRequest(TypedDict):
     """Change the model of the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_set_model_request` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1628,9 +1540,7 @@ class ControlSetModelRequest(TypedDict):
 class ControlHookCallbackRequest(TypedDict):
     """The CLI asks the SDK to run a registered hook callback.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_hook_callback_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1646,9 +1556,7 @@ class ControlHookCallbackRequest(TypedDict):
 class ControlMcpMessageRequest(TypedDict):
     """A JSON-RPC message for an SDK-hosted MCP server.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_mcp_message_request` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Request kind.
@@ -1662,9 +1570,7 @@ class ControlMcpMessageRequest(TypedDict):
 class ControlSuccessResponse(TypedDict):
     """A successful control response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_success_response` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Response kind.
@@ -1678,9 +1584,7 @@ class ControlSuccessResponse(TypedDict):
 class ControlErrorResponse(TypedDict):
     """A failed control response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_control_error_response` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Response kind.
@@ -1694,9 +1598,7 @@ class ControlErrorResponse(TypedDict):
 class CompactMetadata(TypedDict):
     """Details of a context compaction.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_compact_metadata` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Whether the compaction was requested (/compact) or automatic.
@@ -1716,9 +1618,7 @@ class CompactMetadata(TypedDict):
 class TaskUsage(TypedDict):
     """Usage of a task so far.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_task_usage` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tokens used.
@@ -1732,9 +1632,7 @@ class TaskUsage(TypedDict):
 class BackgroundTask(TypedDict):
     """A live background task.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_background_task` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Task identifier.
@@ -1750,9 +1648,7 @@ class BackgroundTask(TypedDict):
 class PersistedFile(TypedDict):
     """A file the CLI uploaded.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_persisted_file` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Local file name.
@@ -1764,9 +1660,7 @@ class PersistedFile(TypedDict):
 class FailedFile(TypedDict):
     """A file the CLI could not upload.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_failed_file` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Local file name.
@@ -1778,9 +1672,7 @@ class FailedFile(TypedDict):
 class NoResponse(TypedDict):
     """Details of an API request that got no response headers in time.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_no_response` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # How long the failed attempt waited.
@@ -1792,9 +1684,7 @@ class NoResponse(TypedDict):
 class AssistantMessageBody(TypedDict):
     """The nested message object of an assistant message (an Anthropic Messages API message).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_assistant_message_body` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Model that produced the message ("<synthetic>" for local commands).
@@ -1828,9 +1718,7 @@ class AssistantMessageBody(TypedDict):
 class UserMessageBody(TypedDict):
     """The nested message object of a user message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_user_message_body` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Message role.
@@ -1842,9 +1730,7 @@ class UserMessageBody(TypedDict):
 class RateLimitInfo(TypedDict):
     """Rate limit details of a rate_limit_event.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_rate_limit_info` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Current rate limit status.
@@ -1870,9 +1756,7 @@ class RateLimitInfo(TypedDict):
 class RateLimitWindow(TypedDict):
     """Utilization of one rate limit window.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_rate_limit_window` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Fraction of the window consumed (0.0 - 1.0).
@@ -1884,9 +1768,7 @@ class RateLimitWindow(TypedDict):
 class Usage(TypedDict):
     """Token usage of an API call (assistant message) or of a whole turn (result).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_usage` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens not read from or written to the cache.
@@ -1916,9 +1798,7 @@ class Usage(TypedDict):
 class CacheCreation(TypedDict):
     """Prompt cache writes by cache lifetime.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_cache_creation` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tokens written with a 5 minute lifetime.
@@ -1930,9 +1810,7 @@ class CacheCreation(TypedDict):
 class ServerToolUse(TypedDict):
     """Server-side tool requests of an API call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_server_tool_use` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Number of web searches.
@@ -1944,9 +1822,7 @@ class ServerToolUse(TypedDict):
 class OutputTokensDetails(TypedDict):
     """Breakdown of output tokens.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_output_tokens_details` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Output tokens spent on thinking.
@@ -1956,9 +1832,7 @@ class OutputTokensDetails(TypedDict):
 class UsageIteration(TypedDict):
     """Usage of one API call within a turn.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_usage_iteration` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens.
@@ -1980,9 +1854,7 @@ class UsageIteration(TypedDict):
 class ModelUsage(TypedDict):
     """Usage and cost of one model during the session.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_model_usage` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens.
@@ -2014,9 +1886,7 @@ class ModelUsage(TypedDict):
 class PermissionDenial(TypedDict):
     """A tool call that was denied.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_permission_denial` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tool that was denied.
@@ -2030,9 +1900,7 @@ class PermissionDenial(TypedDict):
 class McpServerStatus(TypedDict):
     """An MCP server and its connection status.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_mcp_server_status` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Server name.
@@ -2046,9 +1914,7 @@ class McpServerStatus(TypedDict):
 class PluginInfo(TypedDict):
     """A loaded plugin.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_plugin_info` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Plugin name.
@@ -2064,9 +1930,7 @@ class PluginInfo(TypedDict):
 class LocalCommandRun(TypedDict):
     """A local slash command the CLI ran.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_local_command_run` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Command name without the slash (e.g. "compact").
@@ -5522,460 +5386,461 @@ _COMPACT_BOUNDARY_MESSAGE_BY_TAG: dict[object, Callable[[object], CompactBoundar
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_message_type(data: object) -> MessageType | UnknownMessageType:
-    """Check `data` (as `json.loads` returns it) against MessageType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_type, data)
 
 
 def validate_permission_mode(data: object) -> PermissionMode | UnknownPermissionMode:
-    """Check `data` (as `json.loads` returns it) against PermissionMode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_permission_mode, data)
 
 
 def validate_result_subtype(data: object) -> ResultSubtype | UnknownResultSubtype:
-    """Check `data` (as `json.loads` returns it) against ResultSubtype; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_result_subtype, data)
 
 
 def validate_session_type(data: object) -> SessionType:
-    """Check `data` (as `json.loads` returns it) against SessionType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_session_type, data)
 
 
 def validate_user_type(data: object) -> UserType:
-    """Check `data` (as `json.loads` returns it) against UserType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_type, data)
 
 
 def validate_compact_direction(data: object) -> CompactDirection:
-    """Check `data` (as `json.loads` returns it) against CompactDirection; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_direction, data)
 
 
 def validate_compact_trigger(data: object) -> CompactTrigger:
-    """Check `data` (as `json.loads` returns it) against CompactTrigger; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_trigger, data)
 
 
 def validate_hook_outcome(data: object) -> HookOutcome | UnknownHookOutcome:
-    """Check `data` (as `json.loads` returns it) against HookOutcome; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_outcome, data)
 
 
 def validate_rate_limit_status(data: object) -> RateLimitStatus | UnknownRateLimitStatus:
-    """Check `data` (as `json.loads` returns it) against RateLimitStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_status, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_system_event(data: object) -> SystemEvent:
-    """Check `data` (as `json.loads` returns it) against SystemEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_event, data)
 
 
 def validate_system_message(data: object) -> SystemMessage:
-    """Check `data` (as `json.loads` returns it) against SystemMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_message, data)
 
 
 def validate_system_status_message(data: object) -> SystemStatusMessage:
-    """Check `data` (as `json.loads` returns it) against SystemStatusMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_status_message, data)
 
 
 def validate_system_status_message_compact_result(data: object) -> SystemStatusMessageCompactResult:
-    """Check `data` (as `json.loads` returns it) against SystemStatusMessageCompactResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_status_message_compact_result, data)
 
 
 def validate_system_compact_boundary(data: object) -> SystemCompactBoundary:
-    """Check `data` (as `json.loads` returns it) against SystemCompactBoundary; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_compact_boundary, data)
 
 
 def validate_hook_started_message(data: object) -> HookStartedMessage:
-    """Check `data` (as `json.loads` returns it) against HookStartedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_started_message, data)
 
 
 def validate_hook_progress_message(data: object) -> HookProgressMessage:
-    """Check `data` (as `json.loads` returns it) against HookProgressMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_progress_message, data)
 
 
 def validate_hook_response_message(data: object) -> HookResponseMessage:
-    """Check `data` (as `json.loads` returns it) against HookResponseMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_hook_response_message, data)
 
 
 def validate_task_started_message(data: object) -> TaskStartedMessage:
-    """Check `data` (as `json.loads` returns it) against TaskStartedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_started_message, data)
 
 
 def validate_task_progress_message(data: object) -> TaskProgressMessage:
-    """Check `data` (as `json.loads` returns it) against TaskProgressMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_progress_message, data)
 
 
 def validate_task_notification_message(data: object) -> TaskNotificationMessage:
-    """Check `data` (as `json.loads` returns it) against TaskNotificationMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_notification_message, data)
 
 
 def validate_task_updated_message(data: object) -> TaskUpdatedMessage:
-    """Check `data` (as `json.loads` returns it) against TaskUpdatedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_updated_message, data)
 
 
 def validate_background_tasks_changed_message(data: object) -> BackgroundTasksChangedMessage:
-    """Check `data` (as `json.loads` returns it) against BackgroundTasksChangedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_background_tasks_changed_message, data)
 
 
 def validate_files_persisted_event(data: object) -> FilesPersistedEvent:
-    """Check `data` (as `json.loads` returns it) against FilesPersistedEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_files_persisted_event, data)
 
 
 def validate_api_retry_message(data: object) -> ApiRetryMessage:
-    """Check `data` (as `json.loads` returns it) against ApiRetryMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_api_retry_message, data)
 
 
 def validate_local_command_output_message(data: object) -> LocalCommandOutputMessage:
-    """Check `data` (as `json.loads` returns it) against LocalCommandOutputMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_local_command_output_message, data)
 
 
 def validate_session_state_changed_message(data: object) -> SessionStateChangedMessage:
-    """Check `data` (as `json.loads` returns it) against SessionStateChangedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_session_state_changed_message, data)
 
 
 def validate_elicitation_complete_message(data: object) -> ElicitationCompleteMessage:
-    """Check `data` (as `json.loads` returns it) against ElicitationCompleteMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_elicitation_complete_message, data)
 
 
 def validate_informational_message(data: object) -> InformationalMessage:
-    """Check `data` (as `json.loads` returns it) against InformationalMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_informational_message, data)
 
 
 def validate_notification_message(data: object) -> NotificationMessage:
-    """Check `data` (as `json.loads` returns it) against NotificationMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_notification_message, data)
 
 
 def validate_permission_denied_message(data: object) -> PermissionDeniedMessage:
-    """Check `data` (as `json.loads` returns it) against PermissionDeniedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_permission_denied_message, data)
 
 
 def validate_commands_changed_message(data: object) -> CommandsChangedMessage:
-    """Check `data` (as `json.loads` returns it) against CommandsChangedMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_commands_changed_message, data)
 
 
 def validate_thinking_tokens_message(data: object) -> ThinkingTokensMessage:
-    """Check `data` (as `json.loads` returns it) against ThinkingTokensMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_tokens_message, data)
 
 
 def validate_mirror_error_message(data: object) -> MirrorErrorMessage:
-    """Check `data` (as `json.loads` returns it) against MirrorErrorMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_mirror_error_message, data)
 
 
 def validate_assistant_message(data: object) -> AssistantMessage:
-    """Check `data` (as `json.loads` returns it) against AssistantMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_assistant_message, data)
 
 
 def validate_user_message(data: object) -> UserMessage:
-    """Check `data` (as `json.loads` returns it) against UserMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_message, data)
 
 
 def validate_result_message(data: object) -> ResultMessage:
-    """Check `data` (as `json.loads` returns it) against ResultMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_result_message, data)
 
 
 def validate_partial_assistant_message(data: object) -> PartialAssistantMessage:
-    """Check `data` (as `json.loads` returns it) against PartialAssistantMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_partial_assistant_message, data)
 
 
 def validate_stream_event_message(data: object) -> StreamEventMessage:
-    """Check `data` (as `json.loads` returns it) against StreamEventMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_stream_event_message, data)
 
 
 def validate_rate_limit_event(data: object) -> RateLimitEvent:
-    """Check `data` (as `json.loads` returns it) against RateLimitEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_event, data)
 
 
 def validate_control_request(data: object) -> ControlRequest:
-    """Check `data` (as `json.loads` returns it) against ControlRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_request, data)
 
 
 def validate_control_response(data: object) -> ControlResponse:
-    """Check `data` (as `json.loads` returns it) against ControlResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_response, data)
 
 
 def validate_compact_boundary_marker(data: object) -> CompactBoundaryMarker:
-    """Check `data` (as `json.loads` returns it) against CompactBoundaryMarker; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_boundary_marker, data)
 
 
 def validate_tool_progress_message(data: object) -> ToolProgressMessage:
-    """Check `data` (as `json.loads` returns it) against ToolProgressMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_progress_message, data)
 
 
 def validate_tool_use_summary_message(data: object) -> ToolUseSummaryMessage:
-    """Check `data` (as `json.loads` returns it) against ToolUseSummaryMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_summary_message, data)
 
 
 def validate_auth_status_message(data: object) -> AuthStatusMessage:
-    """Check `data` (as `json.loads` returns it) against AuthStatusMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_auth_status_message, data)
 
 
 def validate_prompt_suggestion_message(data: object) -> PromptSuggestionMessage:
-    """Check `data` (as `json.loads` returns it) against PromptSuggestionMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_prompt_suggestion_message, data)
 
 
 def validate_conversation_reset_message(data: object) -> ConversationResetMessage:
-    """Check `data` (as `json.loads` returns it) against ConversationResetMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_conversation_reset_message, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
-    """Check `data` (as `json.loads` returns it) against ContentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block, data)
 
 
 def validate_text_block(data: object) -> TextBlock:
-    """Check `data` (as `json.loads` returns it) against TextBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_block, data)
 
 
 def validate_tool_use_block(data: object) -> ToolUseBlock:
-    """Check `data` (as `json.loads` returns it) against ToolUseBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_block, data)
 
 
 def validate_tool_result_block(data: object) -> ToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against ToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_block, data)
 
 
 def validate_thinking_block(data: object) -> ThinkingBlock:
-    """Check `data` (as `json.loads` returns it) against ThinkingBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_block, data)
 
 
 def validate_control_request_body(data: object) -> ControlRequestBody:
-    """Check `data` (as `json.loads` returns it) against ControlRequestBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_request_body, data)
 
 
 def validate_control_interrupt_request(data: object) -> ControlInterruptRequest:
-    """Check `data` (as `json.loads` returns it) against ControlInterruptRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_interrupt_request, data)
 
 
 def validate_control_can_use_tool_request(data: object) -> ControlCanUseToolRequest:
-    """Check `data` (as `json.loads` returns it) against ControlCanUseToolRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_can_use_tool_request, data)
 
 
 def validate_control_initialize_request(data: object) -> ControlInitializeRequest:
-    """Check `data` (as `json.loads` returns it) against ControlInitializeRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_initialize_request, data)
 
 
 def validate_control_set_permission_mode_request(data: object) -> ControlSetPermissionModeRequest:
-    """Check `data` (as `json.loads` returns it) against ControlSetPermissionModeRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_set_permission_mode_request, data)
 
 
 def validate_control_set_model_request(data: object) -> ControlSetModelRequest:
-    """Check `data` (as `json.loads` returns it) against ControlSetModelRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_set_model_request, data)
 
 
 def validate_control_hook_callback_request(data: object) -> ControlHookCallbackRequest:
-    """Check `data` (as `json.loads` returns it) against ControlHookCallbackRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_hook_callback_request, data)
 
 
 def validate_control_mcp_message_request(data: object) -> ControlMcpMessageRequest:
-    """Check `data` (as `json.loads` returns it) against ControlMcpMessageRequest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_mcp_message_request, data)
 
 
 def validate_control_response_body(data: object) -> ControlResponseBody:
-    """Check `data` (as `json.loads` returns it) against ControlResponseBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_response_body, data)
 
 
 def validate_control_success_response(data: object) -> ControlSuccessResponse:
-    """Check `data` (as `json.loads` returns it) against ControlSuccessResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_success_response, data)
 
 
 def validate_control_error_response(data: object) -> ControlErrorResponse:
-    """Check `data` (as `json.loads` returns it) against ControlErrorResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_control_error_response, data)
 
 
 def validate_compact_boundary_message(data: object) -> CompactBoundaryMessage:
-    """Check `data` (as `json.loads` returns it) against CompactBoundaryMessage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_boundary_message, data)
 
 
 def validate_compact_metadata(data: object) -> CompactMetadata:
-    """Check `data` (as `json.loads` returns it) against CompactMetadata; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compact_metadata, data)
 
 
 def validate_task_notification_status(
     data: object,
 ) -> TaskNotificationStatus | UnknownTaskNotificationStatus:
-    """Check `data` (as `json.loads` returns it) against TaskNotificationStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_notification_status, data)
 
 
 def validate_session_state(data: object) -> SessionState | UnknownSessionState:
-    """Check `data` (as `json.loads` returns it) against SessionState; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_session_state, data)
 
 
 def validate_informational_level(data: object) -> InformationalLevel | UnknownInformationalLevel:
-    """Check `data` (as `json.loads` returns it) against InformationalLevel; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_informational_level, data)
 
 
 def validate_notification_priority(
     data: object,
 ) -> NotificationPriority | UnknownNotificationPriority:
-    """Check `data` (as `json.loads` returns it) against NotificationPriority; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_notification_priority, data)
 
 
 def validate_conversation_reset_trigger(
     data: object,
 ) -> ConversationResetTrigger | UnknownConversationResetTrigger:
-    """Check `data` (as `json.loads` returns it) against ConversationResetTrigger; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_conversation_reset_trigger, data)
 
 
 def validate_task_usage(data: object) -> TaskUsage:
-    """Check `data` (as `json.loads` returns it) against TaskUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_usage, data)
 
 
 def validate_background_task(data: object) -> BackgroundTask:
-    """Check `data` (as `json.loads` returns it) against BackgroundTask; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_background_task, data)
 
 
 def validate_persisted_file(data: object) -> PersistedFile:
-    """Check `data` (as `json.loads` returns it) against PersistedFile; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_persisted_file, data)
 
 
 def validate_failed_file(data: object) -> FailedFile:
-    """Check `data` (as `json.loads` returns it) against FailedFile; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_failed_file, data)
 
 
 def validate_no_response(data: object) -> NoResponse:
-    """Check `data` (as `json.loads` returns it) against NoResponse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_no_response, data)
 
 
 def validate_assistant_message_body(data: object) -> AssistantMessageBody:
-    """Check `data` (as `json.loads` returns it) against AssistantMessageBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_assistant_message_body, data)
 
 
 def validate_user_message_body(data: object) -> UserMessageBody:
-    """Check `data` (as `json.loads` returns it) against UserMessageBody; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_message_body, data)
 
 
 def validate_rate_limit_info(data: object) -> RateLimitInfo:
-    """Check `data` (as `json.loads` returns it) against RateLimitInfo; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_info, data)
 
 
 def validate_rate_limit_window(data: object) -> RateLimitWindow:
-    """Check `data` (as `json.loads` returns it) against RateLimitWindow; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_rate_limit_window, data)
 
 
 def validate_usage(data: object) -> Usage:
-    """Check `data` (as `json.loads` returns it) against Usage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage, data)
 
 
 def validate_cache_creation(data: object) -> CacheCreation:
-    """Check `data` (as `json.loads` returns it) against CacheCreation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_cache_creation, data)
 
 
 def validate_server_tool_use(data: object) -> ServerToolUse:
-    """Check `data` (as `json.loads` returns it) against ServerToolUse; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_use, data)
 
 
 def validate_output_tokens_details(data: object) -> OutputTokensDetails:
-    """Check `data` (as `json.loads` returns it) against OutputTokensDetails; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_output_tokens_details, data)
 
 
 def validate_usage_iteration(data: object) -> UsageIteration:
-    """Check `data` (as `json.loads` returns it) against UsageIteration; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage_iteration, data)
 
 
 def validate_model_usage(data: object) -> ModelUsage:
-    """Check `data` (as `json.loads` returns it) against ModelUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_model_usage, data)
 
 
 def validate_permission_denial(data: object) -> PermissionDenial:
-    """Check `data` (as `json.loads` returns it) against PermissionDenial; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_permission_denial, data)
 
 
 def validate_mcp_server_status(data: object) -> McpServerStatus:
-    """Check `data` (as `json.loads` returns it) against McpServerStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_mcp_server_status, data)
 
 
 def validate_plugin_info(data: object) -> PluginInfo:
-    """Check `data` (as `json.loads` returns it) against PluginInfo; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_plugin_info, data)
 
 
 def validate_local_command_run(data: object) -> LocalCommandRun:
-    """Check `data` (as `json.loads` returns it) against LocalCommandRun; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_local_command_run, data)

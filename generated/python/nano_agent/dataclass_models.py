@@ -194,11 +194,9 @@ class TextContent(_Record):
     type: Literal["text"] = field(default="text", init=False)
     # The text.
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -223,13 +221,10 @@ class ThinkingContent(_Record):
     encrypted_content: str = ""
     # OpenAI-specific reasoning summary parts (free-form objects).
     summary: tuple[dict[str, JSONValue], ...] = ()
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking"
         out["thinking"] = self.thinking
@@ -260,13 +255,10 @@ class ToolUseContent(_Record):
     input: dict[str, JSONValue] | None
     # OpenAI-specific output item id.
     item_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -291,13 +283,10 @@ class ToolResultContent(_Record):
     content: list[ToolOutputContent]
     # Whether this is an error result.
     is_error: bool = False
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -319,11 +308,9 @@ class ImageSource(_Record):
     media_type: str
     # Base64-encoded image bytes (no data: prefix).
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "base64"
         out["media_type"] = self.media_type
@@ -341,11 +328,9 @@ class ImageContent(_Record):
     type: Literal["image"] = field(default="image", init=False)
     # The image bytes.
     source: ImageSource
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
         out["source"] = self.source.to_dict()
@@ -362,11 +347,9 @@ class CompactionContent(_Record):
     type: Literal["compaction"] = field(default="compaction", init=False)
     # Opaque compaction state.
     encrypted_content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "compaction"
         out["encrypted_content"] = self.encrypted_content
@@ -383,11 +366,9 @@ class CompactionSummaryContent(_Record):
     type: Literal["compaction_summary"] = field(default="compaction_summary", init=False)
     # Opaque compaction state.
     encrypted_content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "compaction_summary"
         out["encrypted_content"] = self.encrypted_content
@@ -408,13 +389,10 @@ class ReasoningContent(_Record):
     id: str = ""
     # Reasoning summary parts (e.g. {type: summary_text, text}).
     summary: tuple[dict[str, JSONValue], ...] = ()
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "reasoning"
         out["encrypted_content"] = self.encrypted_content
@@ -435,11 +413,9 @@ class Message(_Record):
     role: Role
     # Either a plain string or a sequence of content blocks.
     content: str | list[ContentBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role.value
         out["content"] = _e_union_str_or_list_content_block(self.content)
@@ -456,11 +432,9 @@ class SystemPrompt(_Record):
     type: Literal["system_prompt"] = field(default="system_prompt", init=False)
     # The system instructions.
     content: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "system_prompt"
         out["content"] = self.content
@@ -479,11 +453,9 @@ class ToolDefinition(_Record):
     description: str
     # JSON Schema of the tool's parameters.
     input_schema: dict[str, JSONValue]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["description"] = self.description
@@ -501,11 +473,9 @@ class ToolDefinitions(_Record):
     type: Literal["tool_definitions"] = field(default="tool_definitions", init=False)
     # The available tools.
     tools: list[ToolDefinition]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_definitions"
         out["tools"] = [item0.to_dict() for item0 in self.tools]
@@ -528,13 +498,10 @@ class ToolExecution(_Record):
     result: list[ToolOutputContent]
     # Whether the execution failed.
     is_error: bool = False
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_execution"
         out["tool_name"] = self.tool_name
@@ -557,13 +524,10 @@ class StopReason(_Record):
     reason: str
     # Cumulative token usage.
     usage: dict[str, int] = field(default_factory=dict)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "stop_reason"
         out["reason"] = self.reason
@@ -595,13 +559,10 @@ class SubGraph(_Record):
     summary: str = ""
     # Nesting depth of the sub-agent.
     depth: int = 0
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "sub_graph"
         out["tool_name"] = self.tool_name
@@ -634,11 +595,9 @@ class Response(_Record):
     stop_reason: str | None
     # Token usage statistics.
     usage: Usage
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["model"] = self.model
@@ -675,13 +634,10 @@ class Usage(_Record):
     cache_creation_input_tokens: int = 0
     # Tokens read from the prompt cache.
     cache_read_input_tokens: int = 0
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "input_tokens" in self._present or self.input_tokens != 0:
             out["input_tokens"] = self.input_tokens
@@ -706,11 +662,9 @@ class TodoItem(_Record):
     status: TaskStatus | UnknownTaskStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = self.content
         out["status"] = self.status.value
@@ -730,11 +684,9 @@ class Todo(_Record):
     status: TodoStatus | UnknownTodoStatus
     # Present continuous, e.g., "Running tests".
     active_form: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["content"] = self.content
         out["status"] = self.status.value
@@ -766,11 +718,9 @@ class PendingEdit(_Record):
     replace_all: bool = False
     # Number of matches.
     match_count: int = 1
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["file_path"] = self.file_path
         out["old_string"] = self.old_string
@@ -796,11 +746,9 @@ class TruncationConfig(_Record):
     max_lines: int = 1000
     # Whether truncation is active.
     enabled: bool = True
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "max_chars" in self._present or self.max_chars != 30000:
             out["max_chars"] = self.max_chars
@@ -827,7 +775,6 @@ class TruncatedOutput(_Record):
     created_at: float
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tool_name"] = self.tool_name
         out["temp_file_path"] = self.temp_file_path
@@ -853,11 +800,9 @@ class PythonScript(_Record):
     last_run_at: float | None = None
     # Number of times run.
     run_count: int = 0
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["file_id"] = self.file_id
         out["file_path"] = self.file_path
@@ -2030,9 +1975,7 @@ _RESPONSE_KEYS = frozenset({"id", "model", "role", "content", "stop_reason", "us
 _USAGE_KEYS = frozenset(
     {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
 )
-_USAGE_OPTIONAL = frozenset(
-    {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
-)
+_USAGE_OPTIONAL = _USAGE_KEYS
 
 
 _TODO_ITEM_KEYS = frozenset({"content", "status", "active_form"})
@@ -2058,7 +2001,7 @@ _PENDING_EDIT_OPTIONAL = frozenset({"replace_all", "match_count"})
 
 
 _TRUNCATION_CONFIG_KEYS = frozenset({"max_chars", "max_lines", "enabled"})
-_TRUNCATION_CONFIG_OPTIONAL = frozenset({"max_chars", "max_lines", "enabled"})
+_TRUNCATION_CONFIG_OPTIONAL = _TRUNCATION_CONFIG_KEYS
 
 
 _TRUNCATED_OUTPUT_KEYS = frozenset(
@@ -2089,306 +2032,307 @@ _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_text_content(data: object) -> TextContent:
-    """Decode JSON data (as `json.loads` returns it) into TextContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_content, data)
 
 
 def encode_text_content(value: TextContent) -> JSONValue:
-    """Encode TextContent as JSON data (the inverse of `decode_text_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_content(data: object) -> ThinkingContent:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_content, data)
 
 
 def encode_thinking_content(value: ThinkingContent) -> JSONValue:
-    """Encode ThinkingContent as JSON data (the inverse of `decode_thinking_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_use_content(data: object) -> ToolUseContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolUseContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_use_content, data)
 
 
 def encode_tool_use_content(value: ToolUseContent) -> JSONValue:
-    """Encode ToolUseContent as JSON data (the inverse of `decode_tool_use_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_result_content(data: object) -> ToolResultContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolResultContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_result_content, data)
 
 
 def encode_tool_result_content(value: ToolResultContent) -> JSONValue:
-    """Encode ToolResultContent as JSON data (the inverse of `decode_tool_result_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_source(data: object) -> ImageSource:
-    """Decode JSON data (as `json.loads` returns it) into ImageSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_source, data)
 
 
 def encode_image_source(value: ImageSource) -> JSONValue:
-    """Encode ImageSource as JSON data (the inverse of `decode_image_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_content(data: object) -> ImageContent:
-    """Decode JSON data (as `json.loads` returns it) into ImageContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_content, data)
 
 
 def encode_image_content(value: ImageContent) -> JSONValue:
-    """Encode ImageContent as JSON data (the inverse of `decode_image_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_compaction_content(data: object) -> CompactionContent:
-    """Decode JSON data (as `json.loads` returns it) into CompactionContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compaction_content, data)
 
 
 def encode_compaction_content(value: CompactionContent) -> JSONValue:
-    """Encode CompactionContent as JSON data (the inverse of `decode_compaction_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_compaction_summary_content(data: object) -> CompactionSummaryContent:
-    """Decode JSON data (as `json.loads` returns it) into CompactionSummaryContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_compaction_summary_content, data)
 
 
 def encode_compaction_summary_content(value: CompactionSummaryContent) -> JSONValue:
-    """Encode CompactionSummaryContent as JSON data (the inverse of `decode_compaction_summary_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reasoning_content(data: object) -> ReasoningContent:
-    """Decode JSON data (as `json.loads` returns it) into ReasoningContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reasoning_content, data)
 
 
 def encode_reasoning_content(value: ReasoningContent) -> JSONValue:
-    """Encode ReasoningContent as JSON data (the inverse of `decode_reasoning_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_output_content(data: object) -> ToolOutputContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolOutputContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_output_content, data)
 
 
 def encode_tool_output_content(value: ToolOutputContent) -> JSONValue:
-    """Encode ToolOutputContent as JSON data (the inverse of `decode_tool_output_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block(data: object) -> ContentBlock:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block, data)
 
 
 def encode_content_block(value: ContentBlock) -> JSONValue:
-    """Encode ContentBlock as JSON data (the inverse of `decode_content_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_role(data: object) -> Role:
-    """Decode JSON data (as `json.loads` returns it) into Role; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_role, data)
 
 
 def encode_role(value: Role) -> JSONValue:
-    """Encode Role as JSON data (the inverse of `decode_role`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_message(data: object) -> Message:
-    """Decode JSON data (as `json.loads` returns it) into Message; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message, data)
 
 
 def encode_message(value: Message) -> JSONValue:
-    """Encode Message as JSON data (the inverse of `decode_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_system_prompt(data: object) -> SystemPrompt:
-    """Decode JSON data (as `json.loads` returns it) into SystemPrompt; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_system_prompt, data)
 
 
 def encode_system_prompt(value: SystemPrompt) -> JSONValue:
-    """Encode SystemPrompt as JSON data (the inverse of `decode_system_prompt`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_definition(data: object) -> ToolDefinition:
-    """Decode JSON data (as `json.loads` returns it) into ToolDefinition; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_definition, data)
 
 
 def encode_tool_definition(value: ToolDefinition) -> JSONValue:
-    """Encode ToolDefinition as JSON data (the inverse of `decode_tool_definition`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_definitions(data: object) -> ToolDefinitions:
-    """Decode JSON data (as `json.loads` returns it) into ToolDefinitions; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_definitions, data)
 
 
 def encode_tool_definitions(value: ToolDefinitions) -> JSONValue:
-    """Encode ToolDefinitions as JSON data (the inverse of `decode_tool_definitions`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_execution(data: object) -> ToolExecution:
-    """Decode JSON data (as `json.loads` returns it) into ToolExecution; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_execution, data)
 
 
 def encode_tool_execution(value: ToolExecution) -> JSONValue:
-    """Encode ToolExecution as JSON data (the inverse of `decode_tool_execution`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_stop_reason(data: object) -> StopReason:
-    """Decode JSON data (as `json.loads` returns it) into StopReason; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_stop_reason, data)
 
 
 def encode_stop_reason(value: StopReason) -> JSONValue:
-    """Encode StopReason as JSON data (the inverse of `decode_stop_reason`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_sub_graph(data: object) -> SubGraph:
-    """Decode JSON data (as `json.loads` returns it) into SubGraph; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_sub_graph, data)
 
 
 def encode_sub_graph(value: SubGraph) -> JSONValue:
-    """Encode SubGraph as JSON data (the inverse of `decode_sub_graph`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_node_data(data: object) -> NodeData:
-    """Decode JSON data (as `json.loads` returns it) into NodeData; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_node_data, data)
 
 
 def encode_node_data(value: NodeData) -> JSONValue:
-    """Encode NodeData as JSON data (the inverse of `decode_node_data`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_response(data: object) -> Response:
-    """Decode JSON data (as `json.loads` returns it) into Response; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_response, data)
 
 
 def encode_response(value: Response) -> JSONValue:
-    """Encode Response as JSON data (the inverse of `decode_response`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_usage(data: object) -> Usage:
-    """Decode JSON data (as `json.loads` returns it) into Usage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_usage, data)
 
 
 def encode_usage(value: Usage) -> JSONValue:
-    """Encode Usage as JSON data (the inverse of `decode_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_todo_item(data: object) -> TodoItem:
-    """Decode JSON data (as `json.loads` returns it) into TodoItem; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_todo_item, data)
 
 
 def encode_todo_item(value: TodoItem) -> JSONValue:
-    """Encode TodoItem as JSON data (the inverse of `decode_todo_item`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
-    """Decode JSON data (as `json.loads` returns it) into TaskStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_task_status, data)
 
 
 def encode_task_status(value: TaskStatus | UnknownTaskStatus) -> JSONValue:
-    """Encode TaskStatus as JSON data (the inverse of `decode_task_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_todo(data: object) -> Todo:
-    """Decode JSON data (as `json.loads` returns it) into Todo; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_todo, data)
 
 
 def encode_todo(value: Todo) -> JSONValue:
-    """Encode Todo as JSON data (the inverse of `decode_todo`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
-    """Decode JSON data (as `json.loads` returns it) into TodoStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_todo_status, data)
 
 
 def encode_todo_status(value: TodoStatus | UnknownTodoStatus) -> JSONValue:
-    """Encode TodoStatus as JSON data (the inverse of `decode_todo_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_pending_edit(data: object) -> PendingEdit:
-    """Decode JSON data (as `json.loads` returns it) into PendingEdit; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_pending_edit, data)
 
 
 def encode_pending_edit(value: PendingEdit) -> JSONValue:
-    """Encode PendingEdit as JSON data (the inverse of `decode_pending_edit`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_truncation_config(data: object) -> TruncationConfig:
-    """Decode JSON data (as `json.loads` returns it) into TruncationConfig; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_truncation_config, data)
 
 
 def encode_truncation_config(value: TruncationConfig) -> JSONValue:
-    """Encode TruncationConfig as JSON data (the inverse of `decode_truncation_config`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_truncated_output(data: object) -> TruncatedOutput:
-    """Decode JSON data (as `json.loads` returns it) into TruncatedOutput; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_truncated_output, data)
 
 
 def encode_truncated_output(value: TruncatedOutput) -> JSONValue:
-    """Encode TruncatedOutput as JSON data (the inverse of `decode_truncated_output`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_python_script(data: object) -> PythonScript:
-    """Decode JSON data (as `json.loads` returns it) into PythonScript; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_python_script, data)
 
 
 def encode_python_script(value: PythonScript) -> JSONValue:
-    """Encode PythonScript as JSON data (the inverse of `decode_python_script`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

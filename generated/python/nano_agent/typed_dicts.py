@@ -6,6 +6,8 @@ Complete reference for all data structures in nano-agent: content blocks, messag
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -134,9 +136,7 @@ A newer producer's value, kept as read (the string itself) and written back unch
 class TextContent(TypedDict):
     """Plain text content from user or assistant.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_content` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text"; auto-set, not in __init__.
@@ -148,9 +148,7 @@ class TextContent(TypedDict):
 class ThinkingContent(TypedDict):
     """Model's reasoning/thinking (extended thinking, chain of thought).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "thinking".
@@ -174,9 +172,7 @@ class ThinkingContent(TypedDict):
 class ToolUseContent(TypedDict):
     """Tool/function call from the assistant.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_use_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_use".
@@ -195,9 +191,7 @@ class ToolUseContent(TypedDict):
 class ToolResultContent(TypedDict):
     """Result of a tool execution.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_result_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_result".
@@ -214,9 +208,7 @@ class ToolResultContent(TypedDict):
 class ImageSource(TypedDict):
     """Base64 source of an image (Anthropic wire format).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_image_source` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "base64".
@@ -230,9 +222,7 @@ class ImageSource(TypedDict):
 class ImageContent(TypedDict):
     """Image content block (base64-encoded), in Anthropic's wire shape.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_image_content` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "image".
@@ -244,9 +234,7 @@ class ImageContent(TypedDict):
 class CompactionContent(TypedDict):
     """Codex compaction checkpoint: opaque server-side state replayed on the next request.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_compaction_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "compaction".
@@ -258,9 +246,7 @@ class CompactionContent(TypedDict):
 class CompactionSummaryContent(TypedDict):
     """Codex compaction checkpoint under its legacy type name, accepted on parse.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_compaction_summary_content` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "compaction_summary".
@@ -272,9 +258,7 @@ class CompactionSummaryContent(TypedDict):
 class ReasoningContent(TypedDict):
     """OpenAI reasoning item, as ThinkingContent.to_dict writes it when it carries encrypted content.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_reasoning_content` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "reasoning".
@@ -292,9 +276,7 @@ class ReasoningContent(TypedDict):
 class Message(TypedDict):
     """A conversation message (user or assistant).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Who sent the message.
@@ -306,9 +288,7 @@ class Message(TypedDict):
 class SystemPrompt(TypedDict):
     """System instructions for the model.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_system_prompt` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "system_prompt".
@@ -320,9 +300,7 @@ class SystemPrompt(TypedDict):
 class ToolDefinition(TypedDict):
     """Single tool definition.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_definition` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tool name.
@@ -336,9 +314,7 @@ class ToolDefinition(TypedDict):
 class ToolDefinitions(TypedDict):
     """Collection of tool definitions.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_definitions` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_definitions".
@@ -350,9 +326,7 @@ class ToolDefinitions(TypedDict):
 class ToolExecution(TypedDict):
     """Visual representation of tool execution (for debugging). ToolExecution nodes are for visualization only; they are NOT sent to the API.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_execution` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_execution".
@@ -371,9 +345,7 @@ class ToolExecution(TypedDict):
 class StopReason(TypedDict):
     """Why the conversation ended.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_stop_reason` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "stop_reason".
@@ -388,9 +360,7 @@ class StopReason(TypedDict):
 class SubGraph(TypedDict):
     """Encapsulated sub-agent execution graph: the complete execution of a sub-agent, with its system prompt, all its nodes and a summary of the results.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_sub_graph` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "sub_graph".
@@ -417,9 +387,7 @@ class SubGraph(TypedDict):
 class Response(TypedDict):
     """API response object.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_response` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Response id.
@@ -439,9 +407,7 @@ class Response(TypedDict):
 class Usage(TypedDict):
     """Token usage statistics.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_usage` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens.
@@ -461,9 +427,7 @@ class Usage(TypedDict):
 class TodoItem(TypedDict):
     """A todo item, for task tracking with TodoWriteTool.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_todo_item` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # What has to be done.
@@ -477,9 +441,7 @@ class TodoItem(TypedDict):
 class Todo(TypedDict):
     """Todo (tool state) kept by TodoWriteTool.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_todo` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # What has to be done.
@@ -493,8 +455,7 @@ class Todo(TypedDict):
 class PendingEdit(TypedDict):
     """Stores a pending edit awaiting confirmation from EditConfirmTool.
 
-    Unknown keys are rejected by `validate_pending_edit` (the schema forbids additional
-    properties).
+    Unknown keys are rejected by `validate_pending_edit`.
     """
 
     # Target file.
@@ -522,8 +483,7 @@ class PendingEdit(TypedDict):
 class TruncationConfig(TypedDict):
     """Configuration for tool output truncation.
 
-    Unknown keys are rejected by `validate_truncation_config` (the schema forbids
-    additional properties).
+    Unknown keys are rejected by `validate_truncation_config`.
     """
 
     # Max characters before truncation.
@@ -540,8 +500,7 @@ class TruncationConfig(TypedDict):
 class TruncatedOutput(TypedDict):
     """Metadata about a truncated tool output.
 
-    Unknown keys are rejected by `validate_truncated_output` (the schema forbids
-    additional properties).
+    Unknown keys are rejected by `validate_truncated_output`.
     """
 
     # Tool that produced output.
@@ -559,8 +518,7 @@ class TruncatedOutput(TypedDict):
 class PythonScript(TypedDict):
     """Tracks a Python script file for PythonTool.
 
-    Unknown keys are rejected by `validate_python_script` (the schema forbids additional
-    properties).
+    Unknown keys are rejected by `validate_python_script`.
     """
 
     # Unique identifier (e.g., "py_abc123").
@@ -1570,154 +1528,155 @@ _CONTENT_BLOCK_BY_TAG: dict[object, Callable[[object], ContentBlock]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_text_content(data: object) -> TextContent:
-    """Check `data` (as `json.loads` returns it) against TextContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_content, data)
 
 
 def validate_thinking_content(data: object) -> ThinkingContent:
-    """Check `data` (as `json.loads` returns it) against ThinkingContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_content, data)
 
 
 def validate_tool_use_content(data: object) -> ToolUseContent:
-    """Check `data` (as `json.loads` returns it) against ToolUseContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_content, data)
 
 
 def validate_tool_result_content(data: object) -> ToolResultContent:
-    """Check `data` (as `json.loads` returns it) against ToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_content, data)
 
 
 def validate_image_source(data: object) -> ImageSource:
-    """Check `data` (as `json.loads` returns it) against ImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_source, data)
 
 
 def validate_image_content(data: object) -> ImageContent:
-    """Check `data` (as `json.loads` returns it) against ImageContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_content, data)
 
 
 def validate_compaction_content(data: object) -> CompactionContent:
-    """Check `data` (as `json.loads` returns it) against CompactionContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compaction_content, data)
 
 
 def validate_compaction_summary_content(data: object) -> CompactionSummaryContent:
-    """Check `data` (as `json.loads` returns it) against CompactionSummaryContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_compaction_summary_content, data)
 
 
 def validate_reasoning_content(data: object) -> ReasoningContent:
-    """Check `data` (as `json.loads` returns it) against ReasoningContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_reasoning_content, data)
 
 
 def validate_tool_output_content(data: object) -> ToolOutputContent:
-    """Check `data` (as `json.loads` returns it) against ToolOutputContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_output_content, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
-    """Check `data` (as `json.loads` returns it) against ContentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block, data)
 
 
 def validate_role(data: object) -> Role:
-    """Check `data` (as `json.loads` returns it) against Role; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_role, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_system_prompt(data: object) -> SystemPrompt:
-    """Check `data` (as `json.loads` returns it) against SystemPrompt; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_system_prompt, data)
 
 
 def validate_tool_definition(data: object) -> ToolDefinition:
-    """Check `data` (as `json.loads` returns it) against ToolDefinition; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definition, data)
 
 
 def validate_tool_definitions(data: object) -> ToolDefinitions:
-    """Check `data` (as `json.loads` returns it) against ToolDefinitions; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definitions, data)
 
 
 def validate_tool_execution(data: object) -> ToolExecution:
-    """Check `data` (as `json.loads` returns it) against ToolExecution; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_execution, data)
 
 
 def validate_stop_reason(data: object) -> StopReason:
-    """Check `data` (as `json.loads` returns it) against StopReason; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_stop_reason, data)
 
 
 def validate_sub_graph(data: object) -> SubGraph:
-    """Check `data` (as `json.loads` returns it) against SubGraph; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_sub_graph, data)
 
 
 def validate_node_data(data: object) -> NodeData:
-    """Check `data` (as `json.loads` returns it) against NodeData; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_node_data, data)
 
 
 def validate_response(data: object) -> Response:
-    """Check `data` (as `json.loads` returns it) against Response; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_response, data)
 
 
 def validate_usage(data: object) -> Usage:
-    """Check `data` (as `json.loads` returns it) against Usage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage, data)
 
 
 def validate_todo_item(data: object) -> TodoItem:
-    """Check `data` (as `json.loads` returns it) against TodoItem; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_todo_item, data)
 
 
 def validate_task_status(data: object) -> TaskStatus | UnknownTaskStatus:
-    """Check `data` (as `json.loads` returns it) against TaskStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_task_status, data)
 
 
 def validate_todo(data: object) -> Todo:
-    """Check `data` (as `json.loads` returns it) against Todo; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_todo, data)
 
 
 def validate_todo_status(data: object) -> TodoStatus | UnknownTodoStatus:
-    """Check `data` (as `json.loads` returns it) against TodoStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_todo_status, data)
 
 
 def validate_pending_edit(data: object) -> PendingEdit:
-    """Check `data` (as `json.loads` returns it) against PendingEdit; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_pending_edit, data)
 
 
 def validate_truncation_config(data: object) -> TruncationConfig:
-    """Check `data` (as `json.loads` returns it) against TruncationConfig; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_truncation_config, data)
 
 
 def validate_truncated_output(data: object) -> TruncatedOutput:
-    """Check `data` (as `json.loads` returns it) against TruncatedOutput; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_truncated_output, data)
 
 
 def validate_python_script(data: object) -> PythonScript:
-    """Check `data` (as `json.loads` returns it) against PythonScript; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_python_script, data)

@@ -787,11 +787,9 @@ class MessageParam(_Record):
     # A string (e.g. "Hello"), or a list of request content blocks, e.g. a 带工具结果的消息
     # (message with tool results).
     content: str | list[ContentBlockParam]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role.value
         out["content"] = _e_union_str_or_list_content_block_param(self.content)
@@ -812,13 +810,10 @@ class TextBlockParam(_Record):
     citations: list[TextCitation] | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -845,13 +840,10 @@ class ImageBlockParam(_Record):
     source: ImageSource
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "image"
         out["source"] = self.source.to_dict()
@@ -878,13 +870,10 @@ class ToolUseBlockParam(_Record):
     input: dict[str, JSONValue]
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -913,13 +902,10 @@ class ToolResultBlockParam(_Record):
     is_error: bool | None = None
     # Prompt-cache breakpoint.
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -950,13 +936,10 @@ class Document(_Record):
     id: str
     # Citations of the document.
     citations: list[Citation] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
         out["id"] = self.id
@@ -979,11 +962,9 @@ class ThinkingBlock(_Record):
     thinking: str
     # Signature that verifies the thinking block.
     signature: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking"
         out["thinking"] = self.thinking
@@ -1001,11 +982,9 @@ class RedactedThinkingBlock(_Record):
     type: Literal["redacted_thinking"] = field(default="redacted_thinking", init=False)
     # Opaque encrypted thinking.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "redacted_thinking"
         out["data"] = self.data
@@ -1030,13 +1009,10 @@ class ServerToolUseBlock(_Record):
     caller: Caller | None = None
     # Prompt-cache breakpoint (request side).
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "server_tool_use"
         out["id"] = self.id
@@ -1067,13 +1043,10 @@ class WebSearchToolResultBlock(_Record):
     caller: Caller | None = None
     # Prompt-cache breakpoint (request side).
     cache_control: CacheControlEphemeral | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -1101,11 +1074,9 @@ class WebSearchToolResultError(_Record):
     )
     # Why it failed.
     error_code: WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1122,13 +1093,10 @@ class CacheControlEphemeral(_Record):
     type: Literal["ephemeral"] = field(default="ephemeral", init=False)
     # Time to live of the cache entry, "5m" (default) or "1h".
     ttl: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ephemeral"
         if "ttl" in self._present or self.ttl is not None:
@@ -1148,11 +1116,9 @@ class Base64ImageSource(_Record):
     media_type: ImageMediaType
     # Base64-encoded image bytes.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "base64"
         out["media_type"] = self.media_type.value
@@ -1170,11 +1136,9 @@ class UrlImageSource(_Record):
     type: Literal["url"] = field(default="url", init=False)
     # Where the image can be fetched.
     url: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "url"
         out["url"] = self.url
@@ -1191,11 +1155,9 @@ class Citation(_Record):
     text: str
     # Where the cited text comes from.
     source: CitationSource
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["text"] = self.text
         out["source"] = self.source.to_dict()
@@ -1222,13 +1184,10 @@ class CitationCharLocation(_Record):
     document_title: str | None = None
     # Files API id of the cited document.
     file_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "char_location"
         out["cited_text"] = self.cited_text
@@ -1262,13 +1221,10 @@ class CitationPageLocation(_Record):
     document_title: str | None = None
     # Files API id of the cited document.
     file_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "page_location"
         out["cited_text"] = self.cited_text
@@ -1302,13 +1258,10 @@ class CitationContentBlockLocation(_Record):
     document_title: str | None = None
     # Files API id of the cited document.
     file_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_location"
         out["cited_text"] = self.cited_text
@@ -1340,13 +1293,10 @@ class CitationsWebSearchResultLocation(_Record):
     url: str
     # Title of the result page.
     title: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_result_location"
         out["cited_text"] = self.cited_text
@@ -1377,13 +1327,10 @@ class CitationsSearchResultLocation(_Record):
     end_block_index: int
     # Title of the search result.
     title: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "search_result_location"
         out["cited_text"] = self.cited_text
@@ -1406,11 +1353,9 @@ class CitationSource(_Record):
     id: str
     # Dataset the source belongs to (e.g. "search").
     dataset: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["dataset"] = self.dataset
@@ -1429,13 +1374,10 @@ class TextBlock(_Record):
     text: str
     # Citations supporting the text, or null.
     citations: list[TextCitation] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["text"] = self.text
@@ -1462,13 +1404,10 @@ class ToolUseBlock(_Record):
     input: dict[str, JSONValue]
     # Who invoked the tool (the model directly, or code execution).
     caller: Caller | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_use"
         out["id"] = self.id
@@ -1487,11 +1426,9 @@ class DirectCaller(_Record):
 
     # Always "direct".
     type: Literal["direct"] = field(default="direct", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "direct"
         if self.extra:
@@ -1507,11 +1444,9 @@ class ServerToolCaller(_Record):
     type: Literal["code_execution_20250825"] = field(default="code_execution_20250825", init=False)
     # Id of the code execution server_tool_use block.
     tool_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20250825"
         out["tool_id"] = self.tool_id
@@ -1528,11 +1463,9 @@ class ServerToolCaller20260120(_Record):
     type: Literal["code_execution_20260120"] = field(default="code_execution_20260120", init=False)
     # Id of the code execution server_tool_use block.
     tool_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20260120"
         out["tool_id"] = self.tool_id
@@ -1555,13 +1488,10 @@ class WebSearchResultBlock(_Record):
     url: str
     # Age of the page, if known.
     page_age: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_result"
         out["encrypted_content"] = self.encrypted_content
@@ -1580,13 +1510,10 @@ class CitationsConfig(_Record):
 
     # Citations on or off.
     enabled: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "enabled" in self._present or self.enabled is not None:
             out["enabled"] = self.enabled
@@ -1605,11 +1532,9 @@ class Base64PdfSource(_Record):
     media_type: Literal["application/pdf"] = field(default="application/pdf", init=False)
     # Base64-encoded PDF bytes.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "base64"
         out["media_type"] = "application/pdf"
@@ -1629,11 +1554,9 @@ class PlainTextSource(_Record):
     media_type: Literal["text/plain"] = field(default="text/plain", init=False)
     # The text.
     data: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text"
         out["media_type"] = "text/plain"
@@ -1655,13 +1578,10 @@ class DocumentBlock(_Record):
     title: str | None = None
     # Citation settings of the document.
     citations: CitationsConfig | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "document"
         out["source"] = self.source.to_dict()
@@ -1686,13 +1606,10 @@ class WebFetchBlock(_Record):
     content: DocumentBlock
     # When the content was retrieved (ISO 8601).
     retrieved_at: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_result"
         out["url"] = self.url
@@ -1714,11 +1631,9 @@ class WebFetchToolResultErrorBlock(_Record):
     )
     # Why it failed.
     error_code: WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1739,13 +1654,10 @@ class WebFetchToolResultBlock(_Record):
     content: WebFetchToolResultContent
     # Who invoked the tool.
     caller: Caller | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -1765,11 +1677,9 @@ class CodeExecutionOutputBlock(_Record):
     type: Literal["code_execution_output"] = field(default="code_execution_output", init=False)
     # Files API id of the file.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_output"
         out["file_id"] = self.file_id
@@ -1792,11 +1702,9 @@ class CodeExecutionResultBlock(_Record):
     return_code: int
     # Files written.
     content: list[CodeExecutionOutputBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_result"
         out["stdout"] = self.stdout
@@ -1824,11 +1732,9 @@ class EncryptedCodeExecutionResultBlock(_Record):
     return_code: int
     # Files written.
     content: list[CodeExecutionOutputBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "encrypted_code_execution_result"
         out["encrypted_stdout"] = self.encrypted_stdout
@@ -1850,11 +1756,9 @@ class CodeExecutionToolResultError(_Record):
     )
     # Why it failed.
     error_code: CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1875,11 +1779,9 @@ class CodeExecutionToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: CodeExecutionToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -1899,11 +1801,9 @@ class BashCodeExecutionOutputBlock(_Record):
     )
     # Files API id of the file.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_output"
         out["file_id"] = self.file_id
@@ -1928,11 +1828,9 @@ class BashCodeExecutionResultBlock(_Record):
     return_code: int
     # Files written.
     content: list[BashCodeExecutionOutputBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_result"
         out["stdout"] = self.stdout
@@ -1954,11 +1852,9 @@ class BashCodeExecutionToolResultError(_Record):
     )
     # Why it failed.
     error_code: BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -1979,11 +1875,9 @@ class BashCodeExecutionToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: BashCodeExecutionToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2008,13 +1902,10 @@ class TextEditorCodeExecutionToolResultError(_Record):
     )
     # Details of the failure.
     error_message: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -2043,13 +1934,10 @@ class TextEditorCodeExecutionViewResultBlock(_Record):
     start_line: int | None = None
     # Lines in the file.
     total_lines: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_view_result"
         out["content"] = self.content
@@ -2075,11 +1963,9 @@ class TextEditorCodeExecutionCreateResultBlock(_Record):
     )
     # Whether an existing file was overwritten.
     is_file_update: bool
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_create_result"
         out["is_file_update"] = self.is_file_update
@@ -2106,13 +1992,10 @@ class TextEditorCodeExecutionStrReplaceResultBlock(_Record):
     old_lines: int | None = None
     # First line before the edit.
     old_start: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_str_replace_result"
         if "lines" in self._present or self.lines is not None:
@@ -2142,11 +2025,9 @@ class TextEditorCodeExecutionToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: TextEditorCodeExecutionToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_code_execution_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2168,13 +2049,10 @@ class ToolSearchToolResultError(_Record):
     error_code: ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode
     # Details of the failure.
     error_message: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_result_error"
         out["error_code"] = self.error_code.value
@@ -2193,11 +2071,9 @@ class ToolReferenceBlock(_Record):
     type: Literal["tool_reference"] = field(default="tool_reference", init=False)
     # Name of the tool.
     tool_name: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_reference"
         out["tool_name"] = self.tool_name
@@ -2216,11 +2092,9 @@ class ToolSearchToolSearchResultBlock(_Record):
     )
     # The tools found.
     tool_references: list[ToolReferenceBlock]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_search_result"
         out["tool_references"] = [item0.to_dict() for item0 in self.tool_references]
@@ -2239,11 +2113,9 @@ class ToolSearchToolResultBlock(_Record):
     tool_use_id: str
     # The result, or an error.
     content: ToolSearchToolResultContent
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_result"
         out["tool_use_id"] = self.tool_use_id
@@ -2261,11 +2133,9 @@ class ContainerUploadBlock(_Record):
     type: Literal["container_upload"] = field(default="container_upload", init=False)
     # Files API id of the file.
     file_id: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "container_upload"
         out["file_id"] = self.file_id
@@ -2282,11 +2152,9 @@ class CacheCreation(_Record):
     ephemeral_5m_input_tokens: int
     # Input tokens used to create 1-hour cache entries.
     ephemeral_1h_input_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["ephemeral_5m_input_tokens"] = self.ephemeral_5m_input_tokens
         out["ephemeral_1h_input_tokens"] = self.ephemeral_1h_input_tokens
@@ -2303,13 +2171,10 @@ class ServerToolUsage(_Record):
     web_search_requests: int
     # Number of web fetch requests.
     web_fetch_requests: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["web_search_requests"] = self.web_search_requests
         if "web_fetch_requests" in self._present or self.web_fetch_requests is not None:
@@ -2325,11 +2190,9 @@ class OutputTokensDetails(_Record):
 
     # Output tokens spent on thinking.
     thinking_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["thinking_tokens"] = self.thinking_tokens
         if self.extra:
@@ -2347,13 +2210,10 @@ class RefusalStopDetails(_Record):
     category: RefusalCategory | UnknownRefusalCategory | None = None
     # Human-readable explanation (display only).
     explanation: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "refusal"
         if "category" in self._present or self.category is not None:
@@ -2387,13 +2247,10 @@ class Usage(_Record):
     output_tokens_details: OutputTokensDetails | None = None
     # Where inference ran.
     inference_geo: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["input_tokens"] = self.input_tokens
         out["output_tokens"] = self.output_tokens
@@ -2433,11 +2290,9 @@ class Container(_Record):
     id: str
     # When the container expires (RFC 3339 timestamp).
     expires_at: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["expires_at"] = self.expires_at
@@ -2470,13 +2325,10 @@ class Message(_Record):
     stop_details: RefusalStopDetails | None = None
     # Container used by the request, if any.
     container: Container | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["id"] = self.id
         out["type"] = "message"
@@ -2503,11 +2355,9 @@ class TextDelta(_Record):
     type: Literal["text_delta"] = field(default="text_delta", init=False)
     # Text appended to the block (e.g. "Hello").
     text: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_delta"
         out["text"] = self.text
@@ -2527,13 +2377,10 @@ class CitationsDelta(_Record):
     # A list of the seed's {text, source} citations, the shape the seed documents
     # for this event.
     citations: list[Citation] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "citations_delta"
         if "citation" in self._present or self.citation is not None:
@@ -2555,11 +2402,9 @@ class InputJsonDelta(_Record):
     type: Literal["input_json_delta"] = field(default="input_json_delta", init=False)
     # Partial JSON text; concatenate all fragments and parse at content_block_stop.
     partial_json: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "input_json_delta"
         out["partial_json"] = self.partial_json
@@ -2576,11 +2421,9 @@ class ThinkingDelta(_Record):
     type: Literal["thinking_delta"] = field(default="thinking_delta", init=False)
     # Thinking text appended to the block.
     thinking: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "thinking_delta"
         out["thinking"] = self.thinking
@@ -2597,11 +2440,9 @@ class SignatureDelta(_Record):
     type: Literal["signature_delta"] = field(default="signature_delta", init=False)
     # Signature of the thinking block.
     signature: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "signature_delta"
         out["signature"] = self.signature
@@ -2618,11 +2459,9 @@ class MessageStartEvent(_Record):
     type: Literal["message_start"] = field(default="message_start", init=False)
     # The message being streamed.
     message: Message
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message_start"
         out["message"] = self.message.to_dict()
@@ -2641,11 +2480,9 @@ class ContentBlockStartEvent(_Record):
     index: int
     # The block, with empty text, thinking or input.
     content_block: ContentBlock
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_start"
         out["index"] = self.index
@@ -2665,11 +2502,9 @@ class ContentBlockDeltaEvent(_Record):
     index: int
     # The update.
     delta: ContentBlockDelta
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_delta"
         out["index"] = self.index
@@ -2687,11 +2522,9 @@ class ContentBlockStopEvent(_Record):
     type: Literal["content_block_stop"] = field(default="content_block_stop", init=False)
     # Index of the block in the message content.
     index: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "content_block_stop"
         out["index"] = self.index
@@ -2712,13 +2545,10 @@ class MessageDelta(_Record):
     stop_details: RefusalStopDetails | None = None
     # Container used by the request, if any.
     container: Container | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["stop_reason"] = None if self.stop_reason is None else self.stop_reason.value
         out["stop_sequence"] = self.stop_sequence
@@ -2747,13 +2577,10 @@ class MessageDeltaUsage(_Record):
     server_tool_use: ServerToolUsage | None = None
     # Breakdown of the output tokens.
     output_tokens_details: OutputTokensDetails | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["output_tokens"] = self.output_tokens
         if "input_tokens" in self._present or self.input_tokens is not None:
@@ -2788,11 +2615,9 @@ class MessageDeltaEvent(_Record):
     delta: MessageDelta
     # Cumulative token usage.
     usage: MessageDeltaUsage
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message_delta"
         out["delta"] = self.delta.to_dict()
@@ -2808,11 +2633,9 @@ class MessageStopEvent(_Record):
 
     # Always "message_stop".
     type: Literal["message_stop"] = field(default="message_stop", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "message_stop"
         if self.extra:
@@ -2826,11 +2649,9 @@ class PingEvent(_Record):
 
     # Always "ping".
     type: Literal["ping"] = field(default="ping", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "ping"
         if self.extra:
@@ -2846,11 +2667,9 @@ class ErrorDetail(_Record):
     type: str
     # Human-readable description.
     message: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = self.type
         out["message"] = self.message
@@ -2867,11 +2686,9 @@ class ErrorEvent(_Record):
     type: Literal["error"] = field(default="error", init=False)
     # The error.
     error: ErrorDetail
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "error"
         out["error"] = self.error.to_dict()
@@ -2904,13 +2721,10 @@ class ToolParam(_Record):
     input_examples: list[dict[str, JSONValue]] | None = None
     # Enforce the input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["input_schema"] = self.input_schema
@@ -2957,13 +2771,10 @@ class UserLocation(_Record):
     region: str | None = None
     # IANA time zone.
     timezone: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "approximate"
         if "city" in self._present or self.city is not None:
@@ -2997,13 +2808,10 @@ class ToolBash20250124(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "bash_20250124"
         out["name"] = "bash"
@@ -3046,13 +2854,10 @@ class CodeExecutionTool20250522(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20250522"
         out["name"] = "code_execution"
@@ -3091,13 +2896,10 @@ class CodeExecutionTool20250825(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20250825"
         out["name"] = "code_execution"
@@ -3136,13 +2938,10 @@ class CodeExecutionTool20260120(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20260120"
         out["name"] = "code_execution"
@@ -3181,13 +2980,10 @@ class CodeExecutionTool20260521(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "code_execution_20260521"
         out["name"] = "code_execution"
@@ -3228,13 +3024,10 @@ class MemoryTool20250818(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "memory_20250818"
         out["name"] = "memory"
@@ -3285,13 +3078,10 @@ class AdvisorTool20260301(_Record):
     max_uses: int | None = None
     # Guarantee schema validation on tool names and inputs.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "advisor_20260301"
         out["name"] = "advisor"
@@ -3339,13 +3129,10 @@ class ToolTextEditor20250124(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_20250124"
         out["name"] = "str_replace_editor"
@@ -3392,13 +3179,10 @@ class ToolTextEditor20250429(_Record):
     strict: bool | None = None
     # Example inputs.
     input_examples: list[dict[str, JSONValue]] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_20250429"
         out["name"] = "str_replace_based_edit_tool"
@@ -3447,13 +3231,10 @@ class ToolTextEditor20250728(_Record):
     input_examples: list[dict[str, JSONValue]] | None = None
     # Maximum characters shown when viewing a file.
     max_characters: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "text_editor_20250728"
         out["name"] = "str_replace_based_edit_tool"
@@ -3506,13 +3287,10 @@ class WebSearchTool20250305(_Record):
     max_uses: int | None = None
     # Approximate user location for localised results.
     user_location: UserLocation | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_20250305"
         out["name"] = "web_search"
@@ -3575,13 +3353,10 @@ class WebFetchTool20250910(_Record):
     citations: CitationsConfig | None = None
     # Maximum tokens of fetched content.
     max_content_tokens: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20250910"
         out["name"] = "web_fetch"
@@ -3642,13 +3417,10 @@ class WebSearchTool20260209(_Record):
     max_uses: int | None = None
     # Approximate user location for localised results.
     user_location: UserLocation | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_20260209"
         out["name"] = "web_search"
@@ -3711,13 +3483,10 @@ class WebFetchTool20260209(_Record):
     citations: CitationsConfig | None = None
     # Maximum tokens of fetched content.
     max_content_tokens: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20260209"
         out["name"] = "web_fetch"
@@ -3782,13 +3551,10 @@ class WebFetchTool20260309(_Record):
     max_content_tokens: int | None = None
     # Allow cached fetches.
     use_cache: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20260309"
         out["name"] = "web_fetch"
@@ -3853,13 +3619,10 @@ class WebSearchTool20260318(_Record):
     user_location: UserLocation | None = None
     # Whether results are included in the response.
     response_inclusion: ResponseInclusion | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_search_20260318"
         out["name"] = "web_search"
@@ -3930,13 +3693,10 @@ class WebFetchTool20260318(_Record):
     response_inclusion: ResponseInclusion | None = None
     # Allow cached fetches.
     use_cache: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "web_fetch_20260318"
         out["name"] = "web_fetch"
@@ -3997,13 +3757,10 @@ class ToolSearchBm25Tool20251119(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_bm25_20251119"
         out["name"] = "tool_search_tool_bm25"
@@ -4042,13 +3799,10 @@ class ToolSearchBm25Tool(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_bm25"
         out["name"] = "tool_search_tool_bm25"
@@ -4089,13 +3843,10 @@ class ToolSearchRegexTool20251119(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_regex_20251119"
         out["name"] = "tool_search_tool_regex"
@@ -4134,13 +3885,10 @@ class ToolSearchRegexTool(_Record):
     defer_loading: bool | None = None
     # Enforce the tool's input schema strictly.
     strict: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool_search_tool_regex"
         out["name"] = "tool_search_tool_regex"
@@ -4171,13 +3919,10 @@ class ToolChoiceAuto(_Record):
     type: Literal["auto"] = field(default="auto", init=False)
     # Allow at most one tool call.
     disable_parallel_tool_use: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "auto"
         if (
@@ -4198,13 +3943,10 @@ class ToolChoiceAny(_Record):
     type: Literal["any"] = field(default="any", init=False)
     # Allow exactly one tool call.
     disable_parallel_tool_use: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "any"
         if (
@@ -4227,13 +3969,10 @@ class ToolChoiceTool(_Record):
     name: str
     # Allow exactly one tool call.
     disable_parallel_tool_use: bool | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "tool"
         out["name"] = self.name
@@ -4253,11 +3992,9 @@ class ToolChoiceNone(_Record):
 
     # Always "none".
     type: Literal["none"] = field(default="none", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "none"
         if self.extra:
@@ -4273,11 +4010,9 @@ class ThinkingConfigEnabled(_Record):
     type: Literal["enabled"] = field(default="enabled", init=False)
     # Tokens the model may use for thinking; at least 1024 and less than max_tokens.
     budget_tokens: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "enabled"
         out["budget_tokens"] = self.budget_tokens
@@ -4292,11 +4027,9 @@ class ThinkingConfigDisabled(_Record):
 
     # Always "disabled".
     type: Literal["disabled"] = field(default="disabled", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "disabled"
         if self.extra:
@@ -4310,13 +4043,10 @@ class Metadata(_Record):
 
     # Opaque id of the end user (no personal data).
     user_id: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "user_id" in self._present or self.user_id is not None:
             out["user_id"] = self.user_id
@@ -4355,13 +4085,10 @@ class MessageCreateParams(_Record):
     top_k: int | None = None
     # Nucleus sampling threshold, 0.0 to 1.0.
     top_p: float | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["model"] = self.model
         out["max_tokens"] = self.max_tokens
@@ -4405,11 +4132,9 @@ class SearchResult(_Record):
     url: str
     # Snippet of the result page.
     body: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["title"] = self.title
         out["url"] = self.url
@@ -4429,11 +4154,9 @@ class SearchEntry(_Record):
     timestamp: str
     # The results of the search.
     results: list[SearchResult]
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["query"] = self.query
         out["timestamp"] = self.timestamp
@@ -4460,13 +4183,10 @@ class ToolDefinition(_Record):
     # Behaviour hints (readOnlyHint, destructiveHint, idempotentHint, openWorldHint,
     # title).
     annotations: dict[str, JSONValue] | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         out["inputSchema"] = self.input_schema
@@ -4491,13 +4211,10 @@ class ToolsListResult(_Record):
     tools: list[ToolDefinition]
     # Cursor for the next page, absent on the last page.
     next_cursor: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tools"] = [item0.to_dict() for item0 in self.tools]
         if "nextCursor" in self._present or self.next_cursor is not None:
@@ -4517,11 +4234,9 @@ class _TrimState(_Record):
     original_count: int = 0
     # Maximum count.
     max_count: int = 3
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "count" in self._present or self.count != 0:
             out["count"] = self.count
@@ -10060,7 +9775,7 @@ _WEB_SEARCH_RESULT_BLOCK_OPTIONAL = frozenset({"page_age"})
 
 
 _CITATIONS_CONFIG_KEYS = frozenset({"enabled"})
-_CITATIONS_CONFIG_OPTIONAL = frozenset({"enabled"})
+_CITATIONS_CONFIG_OPTIONAL = _CITATIONS_CONFIG_KEYS
 
 
 _BASE64_PDF_SOURCE_KEYS = frozenset({"type", "media_type", "data"})
@@ -10734,7 +10449,7 @@ _THINKING_CONFIG_DISABLED_KEYS = frozenset({"type"})
 
 
 _METADATA_KEYS = frozenset({"user_id"})
-_METADATA_OPTIONAL = frozenset({"user_id"})
+_METADATA_OPTIONAL = _METADATA_KEYS
 
 
 _MESSAGE_CREATE_PARAMS_KEYS = frozenset(
@@ -10787,7 +10502,7 @@ _TOOLS_LIST_RESULT_OPTIONAL = frozenset({"nextCursor"})
 
 
 _TRIM_STATE_KEYS = frozenset({"count", "original_count", "max_count"})
-_TRIM_STATE_OPTIONAL = frozenset({"count", "original_count", "max_count"})
+_TRIM_STATE_OPTIONAL = _TRIM_STATE_KEYS
 _ROLE_VALUES: dict[str, Role] = {member.value: member for member in Role}
 _IMAGE_MEDIA_TYPE_VALUES: dict[str, ImageMediaType] = {
     member.value: member for member in ImageMediaType
@@ -10939,631 +10654,632 @@ _THINKING_CONFIG_BY_TAG: dict[object, Callable[[object], ThinkingConfig]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_role(data: object) -> Role:
-    """Decode JSON data (as `json.loads` returns it) into Role; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_role, data)
 
 
 def encode_role(value: Role) -> JSONValue:
-    """Encode Role as JSON data (the inverse of `decode_role`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_message_param(data: object) -> MessageParam:
-    """Decode JSON data (as `json.loads` returns it) into MessageParam; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_param, data)
 
 
 def encode_message_param(value: MessageParam) -> JSONValue:
-    """Encode MessageParam as JSON data (the inverse of `decode_message_param`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block_param(data: object) -> ContentBlockParam:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlockParam; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block_param, data)
 
 
 def encode_content_block_param(value: ContentBlockParam) -> JSONValue:
-    """Encode ContentBlockParam as JSON data (the inverse of `decode_content_block_param`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_block_param(data: object) -> TextBlockParam:
-    """Decode JSON data (as `json.loads` returns it) into TextBlockParam; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_block_param, data)
 
 
 def encode_text_block_param(value: TextBlockParam) -> JSONValue:
-    """Encode TextBlockParam as JSON data (the inverse of `decode_text_block_param`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_block_param(data: object) -> ImageBlockParam:
-    """Decode JSON data (as `json.loads` returns it) into ImageBlockParam; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_block_param, data)
 
 
 def encode_image_block_param(value: ImageBlockParam) -> JSONValue:
-    """Encode ImageBlockParam as JSON data (the inverse of `decode_image_block_param`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_use_block_param(data: object) -> ToolUseBlockParam:
-    """Decode JSON data (as `json.loads` returns it) into ToolUseBlockParam; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_use_block_param, data)
 
 
 def encode_tool_use_block_param(value: ToolUseBlockParam) -> JSONValue:
-    """Encode ToolUseBlockParam as JSON data (the inverse of `decode_tool_use_block_param`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_result_block_param(data: object) -> ToolResultBlockParam:
-    """Decode JSON data (as `json.loads` returns it) into ToolResultBlockParam; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_result_block_param, data)
 
 
 def encode_tool_result_block_param(value: ToolResultBlockParam) -> JSONValue:
-    """Encode ToolResultBlockParam as JSON data (the inverse of `decode_tool_result_block_param`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_document(data: object) -> Document:
-    """Decode JSON data (as `json.loads` returns it) into Document; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_document, data)
 
 
 def encode_document(value: Document) -> JSONValue:
-    """Encode Document as JSON data (the inverse of `decode_document`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_block(data: object) -> ThinkingBlock:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_block, data)
 
 
 def encode_thinking_block(value: ThinkingBlock) -> JSONValue:
-    """Encode ThinkingBlock as JSON data (the inverse of `decode_thinking_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
-    """Decode JSON data (as `json.loads` returns it) into RedactedThinkingBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_redacted_thinking_block, data)
 
 
 def encode_redacted_thinking_block(value: RedactedThinkingBlock) -> JSONValue:
-    """Encode RedactedThinkingBlock as JSON data (the inverse of `decode_redacted_thinking_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_server_tool_use_block(data: object) -> ServerToolUseBlock:
-    """Decode JSON data (as `json.loads` returns it) into ServerToolUseBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_server_tool_use_block, data)
 
 
 def encode_server_tool_use_block(value: ServerToolUseBlock) -> JSONValue:
-    """Encode ServerToolUseBlock as JSON data (the inverse of `decode_server_tool_use_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into WebSearchToolResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_search_tool_result_block, data)
 
 
 def encode_web_search_tool_result_block(value: WebSearchToolResultBlock) -> JSONValue:
-    """Encode WebSearchToolResultBlock as JSON data (the inverse of `decode_web_search_tool_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
-    """Decode JSON data (as `json.loads` returns it) into WebSearchToolResultError; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_search_tool_result_error, data)
 
 
 def encode_web_search_tool_result_error(value: WebSearchToolResultError) -> JSONValue:
-    """Encode WebSearchToolResultError as JSON data (the inverse of `decode_web_search_tool_result_error`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
-    """Decode JSON data (as `json.loads` returns it) into CacheControlEphemeral; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_cache_control_ephemeral, data)
 
 
 def encode_cache_control_ephemeral(value: CacheControlEphemeral) -> JSONValue:
-    """Encode CacheControlEphemeral as JSON data (the inverse of `decode_cache_control_ephemeral`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_media_type(data: object) -> ImageMediaType:
-    """Decode JSON data (as `json.loads` returns it) into ImageMediaType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_media_type, data)
 
 
 def encode_image_media_type(value: ImageMediaType) -> JSONValue:
-    """Encode ImageMediaType as JSON data (the inverse of `decode_image_media_type`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_base64_image_source(data: object) -> Base64ImageSource:
-    """Decode JSON data (as `json.loads` returns it) into Base64ImageSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_base64_image_source, data)
 
 
 def encode_base64_image_source(value: Base64ImageSource) -> JSONValue:
-    """Encode Base64ImageSource as JSON data (the inverse of `decode_base64_image_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_url_image_source(data: object) -> UrlImageSource:
-    """Decode JSON data (as `json.loads` returns it) into UrlImageSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_url_image_source, data)
 
 
 def encode_url_image_source(value: UrlImageSource) -> JSONValue:
-    """Encode UrlImageSource as JSON data (the inverse of `decode_url_image_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_image_source(data: object) -> ImageSource:
-    """Decode JSON data (as `json.loads` returns it) into ImageSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_image_source, data)
 
 
 def encode_image_source(value: ImageSource) -> JSONValue:
-    """Encode ImageSource as JSON data (the inverse of `decode_image_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_result_block_content(data: object) -> ToolResultBlockContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolResultBlockContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_result_block_content, data)
 
 
 def encode_tool_result_block_content(value: ToolResultBlockContent) -> JSONValue:
-    """Encode ToolResultBlockContent as JSON data (the inverse of `decode_tool_result_block_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citation(data: object) -> Citation:
-    """Decode JSON data (as `json.loads` returns it) into Citation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citation, data)
 
 
 def encode_citation(value: Citation) -> JSONValue:
-    """Encode Citation as JSON data (the inverse of `decode_citation`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citation_char_location(data: object) -> CitationCharLocation:
-    """Decode JSON data (as `json.loads` returns it) into CitationCharLocation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citation_char_location, data)
 
 
 def encode_citation_char_location(value: CitationCharLocation) -> JSONValue:
-    """Encode CitationCharLocation as JSON data (the inverse of `decode_citation_char_location`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citation_page_location(data: object) -> CitationPageLocation:
-    """Decode JSON data (as `json.loads` returns it) into CitationPageLocation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citation_page_location, data)
 
 
 def encode_citation_page_location(value: CitationPageLocation) -> JSONValue:
-    """Encode CitationPageLocation as JSON data (the inverse of `decode_citation_page_location`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citation_content_block_location(data: object) -> CitationContentBlockLocation:
-    """Decode JSON data (as `json.loads` returns it) into CitationContentBlockLocation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citation_content_block_location, data)
 
 
 def encode_citation_content_block_location(value: CitationContentBlockLocation) -> JSONValue:
-    """Encode CitationContentBlockLocation as JSON data (the inverse of `decode_citation_content_block_location`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citations_web_search_result_location(data: object) -> CitationsWebSearchResultLocation:
-    """Decode JSON data (as `json.loads` returns it) into CitationsWebSearchResultLocation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citations_web_search_result_location, data)
 
 
 def encode_citations_web_search_result_location(
     value: CitationsWebSearchResultLocation,
 ) -> JSONValue:
-    """Encode CitationsWebSearchResultLocation as JSON data (the inverse of `decode_citations_web_search_result_location`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
-    """Decode JSON data (as `json.loads` returns it) into CitationsSearchResultLocation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citations_search_result_location, data)
 
 
 def encode_citations_search_result_location(value: CitationsSearchResultLocation) -> JSONValue:
-    """Encode CitationsSearchResultLocation as JSON data (the inverse of `decode_citations_search_result_location`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_citation(data: object) -> TextCitation:
-    """Decode JSON data (as `json.loads` returns it) into TextCitation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_citation, data)
 
 
 def encode_text_citation(value: TextCitation) -> JSONValue:
-    """Encode TextCitation as JSON data (the inverse of `decode_text_citation`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citation_source(data: object) -> CitationSource:
-    """Decode JSON data (as `json.loads` returns it) into CitationSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citation_source, data)
 
 
 def encode_citation_source(value: CitationSource) -> JSONValue:
-    """Encode CitationSource as JSON data (the inverse of `decode_citation_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_block(data: object) -> TextBlock:
-    """Decode JSON data (as `json.loads` returns it) into TextBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_block, data)
 
 
 def encode_text_block(value: TextBlock) -> JSONValue:
-    """Encode TextBlock as JSON data (the inverse of `decode_text_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_use_block(data: object) -> ToolUseBlock:
-    """Decode JSON data (as `json.loads` returns it) into ToolUseBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_use_block, data)
 
 
 def encode_tool_use_block(value: ToolUseBlock) -> JSONValue:
-    """Encode ToolUseBlock as JSON data (the inverse of `decode_tool_use_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_direct_caller(data: object) -> DirectCaller:
-    """Decode JSON data (as `json.loads` returns it) into DirectCaller; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_direct_caller, data)
 
 
 def encode_direct_caller(value: DirectCaller) -> JSONValue:
-    """Encode DirectCaller as JSON data (the inverse of `decode_direct_caller`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_server_tool_caller(data: object) -> ServerToolCaller:
-    """Decode JSON data (as `json.loads` returns it) into ServerToolCaller; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_server_tool_caller, data)
 
 
 def encode_server_tool_caller(value: ServerToolCaller) -> JSONValue:
-    """Encode ServerToolCaller as JSON data (the inverse of `decode_server_tool_caller`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
-    """Decode JSON data (as `json.loads` returns it) into ServerToolCaller20260120; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_server_tool_caller20260120, data)
 
 
 def encode_server_tool_caller20260120(value: ServerToolCaller20260120) -> JSONValue:
-    """Encode ServerToolCaller20260120 as JSON data (the inverse of `decode_server_tool_caller20260120`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_caller(data: object) -> Caller:
-    """Decode JSON data (as `json.loads` returns it) into Caller; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_caller, data)
 
 
 def encode_caller(value: Caller) -> JSONValue:
-    """Encode Caller as JSON data (the inverse of `decode_caller`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_server_tool_name(data: object) -> ServerToolName | UnknownServerToolName:
-    """Decode JSON data (as `json.loads` returns it) into ServerToolName; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_server_tool_name, data)
 
 
 def encode_server_tool_name(value: ServerToolName | UnknownServerToolName) -> JSONValue:
-    """Encode ServerToolName as JSON data (the inverse of `decode_server_tool_name`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_web_search_tool_result_error_code(
     data: object,
 ) -> WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode:
-    """Decode JSON data (as `json.loads` returns it) into WebSearchToolResultErrorCode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_search_tool_result_error_code, data)
 
 
 def encode_web_search_tool_result_error_code(
     value: WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode,
 ) -> JSONValue:
-    """Encode WebSearchToolResultErrorCode as JSON data (the inverse of `decode_web_search_tool_result_error_code`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_web_search_result_block(data: object) -> WebSearchResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into WebSearchResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_search_result_block, data)
 
 
 def encode_web_search_result_block(value: WebSearchResultBlock) -> JSONValue:
-    """Encode WebSearchResultBlock as JSON data (the inverse of `decode_web_search_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citations_config(data: object) -> CitationsConfig:
-    """Decode JSON data (as `json.loads` returns it) into CitationsConfig; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citations_config, data)
 
 
 def encode_citations_config(value: CitationsConfig) -> JSONValue:
-    """Encode CitationsConfig as JSON data (the inverse of `decode_citations_config`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_base64_pdf_source(data: object) -> Base64PdfSource:
-    """Decode JSON data (as `json.loads` returns it) into Base64PdfSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_base64_pdf_source, data)
 
 
 def encode_base64_pdf_source(value: Base64PdfSource) -> JSONValue:
-    """Encode Base64PdfSource as JSON data (the inverse of `decode_base64_pdf_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_plain_text_source(data: object) -> PlainTextSource:
-    """Decode JSON data (as `json.loads` returns it) into PlainTextSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_plain_text_source, data)
 
 
 def encode_plain_text_source(value: PlainTextSource) -> JSONValue:
-    """Encode PlainTextSource as JSON data (the inverse of `decode_plain_text_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_document_source(data: object) -> DocumentSource:
-    """Decode JSON data (as `json.loads` returns it) into DocumentSource; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_document_source, data)
 
 
 def encode_document_source(value: DocumentSource) -> JSONValue:
-    """Encode DocumentSource as JSON data (the inverse of `decode_document_source`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_document_block(data: object) -> DocumentBlock:
-    """Decode JSON data (as `json.loads` returns it) into DocumentBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_document_block, data)
 
 
 def encode_document_block(value: DocumentBlock) -> JSONValue:
-    """Encode DocumentBlock as JSON data (the inverse of `decode_document_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_block(data: object) -> WebFetchBlock:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_block, data)
 
 
 def encode_web_fetch_block(value: WebFetchBlock) -> JSONValue:
-    """Encode WebFetchBlock as JSON data (the inverse of `decode_web_fetch_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_tool_result_error_code(
     data: object,
 ) -> WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultErrorCode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool_result_error_code, data)
 
 
 def encode_web_fetch_tool_result_error_code(
     value: WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode,
 ) -> JSONValue:
-    """Encode WebFetchToolResultErrorCode as JSON data (the inverse of `decode_web_fetch_tool_result_error_code`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultErrorBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool_result_error_block, data)
 
 
 def encode_web_fetch_tool_result_error_block(value: WebFetchToolResultErrorBlock) -> JSONValue:
-    """Encode WebFetchToolResultErrorBlock as JSON data (the inverse of `decode_web_fetch_tool_result_error_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool_result_content, data)
 
 
 def encode_web_fetch_tool_result_content(value: WebFetchToolResultContent) -> JSONValue:
-    """Encode WebFetchToolResultContent as JSON data (the inverse of `decode_web_fetch_tool_result_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchToolResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool_result_block, data)
 
 
 def encode_web_fetch_tool_result_block(value: WebFetchToolResultBlock) -> JSONValue:
-    """Encode WebFetchToolResultBlock as JSON data (the inverse of `decode_web_fetch_tool_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionOutputBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_output_block, data)
 
 
 def encode_code_execution_output_block(value: CodeExecutionOutputBlock) -> JSONValue:
-    """Encode CodeExecutionOutputBlock as JSON data (the inverse of `decode_code_execution_output_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_result_block, data)
 
 
 def encode_code_execution_result_block(value: CodeExecutionResultBlock) -> JSONValue:
-    """Encode CodeExecutionResultBlock as JSON data (the inverse of `decode_code_execution_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_encrypted_code_execution_result_block(data: object) -> EncryptedCodeExecutionResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into EncryptedCodeExecutionResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_encrypted_code_execution_result_block, data)
 
 
 def encode_encrypted_code_execution_result_block(
     value: EncryptedCodeExecutionResultBlock,
 ) -> JSONValue:
-    """Encode EncryptedCodeExecutionResultBlock as JSON data (the inverse of `decode_encrypted_code_execution_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_tool_result_error_code(
     data: object,
 ) -> CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultErrorCode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool_result_error_code, data)
 
 
 def encode_code_execution_tool_result_error_code(
     value: CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode,
 ) -> JSONValue:
-    """Encode CodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_code_execution_tool_result_error_code`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultError; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool_result_error, data)
 
 
 def encode_code_execution_tool_result_error(value: CodeExecutionToolResultError) -> JSONValue:
-    """Encode CodeExecutionToolResultError as JSON data (the inverse of `decode_code_execution_tool_result_error`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool_result_content, data)
 
 
 def encode_code_execution_tool_result_content(value: CodeExecutionToolResultContent) -> JSONValue:
-    """Encode CodeExecutionToolResultContent as JSON data (the inverse of `decode_code_execution_tool_result_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionToolResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool_result_block, data)
 
 
 def encode_code_execution_tool_result_block(value: CodeExecutionToolResultBlock) -> JSONValue:
-    """Encode CodeExecutionToolResultBlock as JSON data (the inverse of `decode_code_execution_tool_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
-    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionOutputBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_bash_code_execution_output_block, data)
 
 
 def encode_bash_code_execution_output_block(value: BashCodeExecutionOutputBlock) -> JSONValue:
-    """Encode BashCodeExecutionOutputBlock as JSON data (the inverse of `decode_bash_code_execution_output_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_bash_code_execution_result_block, data)
 
 
 def encode_bash_code_execution_result_block(value: BashCodeExecutionResultBlock) -> JSONValue:
-    """Encode BashCodeExecutionResultBlock as JSON data (the inverse of `decode_bash_code_execution_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_bash_code_execution_tool_result_error_code(
     data: object,
 ) -> BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode:
-    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultErrorCode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_bash_code_execution_tool_result_error_code, data)
 
 
 def encode_bash_code_execution_tool_result_error_code(
     value: BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode,
 ) -> JSONValue:
-    """Encode BashCodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_bash_code_execution_tool_result_error_code`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_bash_code_execution_tool_result_error(data: object) -> BashCodeExecutionToolResultError:
-    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultError; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_bash_code_execution_tool_result_error, data)
 
 
 def encode_bash_code_execution_tool_result_error(
     value: BashCodeExecutionToolResultError,
 ) -> JSONValue:
-    """Encode BashCodeExecutionToolResultError as JSON data (the inverse of `decode_bash_code_execution_tool_result_error`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_bash_code_execution_tool_result_content(
     data: object,
 ) -> BashCodeExecutionToolResultContent:
-    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_bash_code_execution_tool_result_content, data)
 
 
 def encode_bash_code_execution_tool_result_content(
     value: BashCodeExecutionToolResultContent,
 ) -> JSONValue:
-    """Encode BashCodeExecutionToolResultContent as JSON data (the inverse of `decode_bash_code_execution_tool_result_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_bash_code_execution_tool_result_block(data: object) -> BashCodeExecutionToolResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into BashCodeExecutionToolResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_bash_code_execution_tool_result_block, data)
 
 
 def encode_bash_code_execution_tool_result_block(
     value: BashCodeExecutionToolResultBlock,
 ) -> JSONValue:
-    """Encode BashCodeExecutionToolResultBlock as JSON data (the inverse of `decode_bash_code_execution_tool_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_editor_code_execution_tool_result_error_code(
     data: object,
 ) -> TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultErrorCode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_tool_result_error_code, data)
 
 
@@ -11573,899 +11289,899 @@ def encode_text_editor_code_execution_tool_result_error_code(
         | UnknownTextEditorCodeExecutionToolResultErrorCode
     ),
 ) -> JSONValue:
-    """Encode TextEditorCodeExecutionToolResultErrorCode as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_error_code`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_text_editor_code_execution_tool_result_error(
     data: object,
 ) -> TextEditorCodeExecutionToolResultError:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultError; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_tool_result_error, data)
 
 
 def encode_text_editor_code_execution_tool_result_error(
     value: TextEditorCodeExecutionToolResultError,
 ) -> JSONValue:
-    """Encode TextEditorCodeExecutionToolResultError as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_error`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_editor_file_type(data: object) -> TextEditorFileType | UnknownTextEditorFileType:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorFileType; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_file_type, data)
 
 
 def encode_text_editor_file_type(
     value: TextEditorFileType | UnknownTextEditorFileType,
 ) -> JSONValue:
-    """Encode TextEditorFileType as JSON data (the inverse of `decode_text_editor_file_type`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_text_editor_code_execution_view_result_block(
     data: object,
 ) -> TextEditorCodeExecutionViewResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionViewResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_view_result_block, data)
 
 
 def encode_text_editor_code_execution_view_result_block(
     value: TextEditorCodeExecutionViewResultBlock,
 ) -> JSONValue:
-    """Encode TextEditorCodeExecutionViewResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_view_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_editor_code_execution_create_result_block(
     data: object,
 ) -> TextEditorCodeExecutionCreateResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionCreateResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_create_result_block, data)
 
 
 def encode_text_editor_code_execution_create_result_block(
     value: TextEditorCodeExecutionCreateResultBlock,
 ) -> JSONValue:
-    """Encode TextEditorCodeExecutionCreateResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_create_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_editor_code_execution_str_replace_result_block(
     data: object,
 ) -> TextEditorCodeExecutionStrReplaceResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionStrReplaceResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_str_replace_result_block, data)
 
 
 def encode_text_editor_code_execution_str_replace_result_block(
     value: TextEditorCodeExecutionStrReplaceResultBlock,
 ) -> JSONValue:
-    """Encode TextEditorCodeExecutionStrReplaceResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_str_replace_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_editor_code_execution_tool_result_content(
     data: object,
 ) -> TextEditorCodeExecutionToolResultContent:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_tool_result_content, data)
 
 
 def encode_text_editor_code_execution_tool_result_content(
     value: TextEditorCodeExecutionToolResultContent,
 ) -> JSONValue:
-    """Encode TextEditorCodeExecutionToolResultContent as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_editor_code_execution_tool_result_block(
     data: object,
 ) -> TextEditorCodeExecutionToolResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into TextEditorCodeExecutionToolResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_editor_code_execution_tool_result_block, data)
 
 
 def encode_text_editor_code_execution_tool_result_block(
     value: TextEditorCodeExecutionToolResultBlock,
 ) -> JSONValue:
-    """Encode TextEditorCodeExecutionToolResultBlock as JSON data (the inverse of `decode_text_editor_code_execution_tool_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_tool_result_error_code(
     data: object,
 ) -> ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultErrorCode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_tool_result_error_code, data)
 
 
 def encode_tool_search_tool_result_error_code(
     value: ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode,
 ) -> JSONValue:
-    """Encode ToolSearchToolResultErrorCode as JSON data (the inverse of `decode_tool_search_tool_result_error_code`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultError; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_tool_result_error, data)
 
 
 def encode_tool_search_tool_result_error(value: ToolSearchToolResultError) -> JSONValue:
-    """Encode ToolSearchToolResultError as JSON data (the inverse of `decode_tool_search_tool_result_error`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_reference_block(data: object) -> ToolReferenceBlock:
-    """Decode JSON data (as `json.loads` returns it) into ToolReferenceBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_reference_block, data)
 
 
 def encode_tool_reference_block(value: ToolReferenceBlock) -> JSONValue:
-    """Encode ToolReferenceBlock as JSON data (the inverse of `decode_tool_reference_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolSearchResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_tool_search_result_block, data)
 
 
 def encode_tool_search_tool_search_result_block(
     value: ToolSearchToolSearchResultBlock,
 ) -> JSONValue:
-    """Encode ToolSearchToolSearchResultBlock as JSON data (the inverse of `decode_tool_search_tool_search_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultContent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_tool_result_content, data)
 
 
 def encode_tool_search_tool_result_content(value: ToolSearchToolResultContent) -> JSONValue:
-    """Encode ToolSearchToolResultContent as JSON data (the inverse of `decode_tool_search_tool_result_content`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchToolResultBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_tool_result_block, data)
 
 
 def encode_tool_search_tool_result_block(value: ToolSearchToolResultBlock) -> JSONValue:
-    """Encode ToolSearchToolResultBlock as JSON data (the inverse of `decode_tool_search_tool_result_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_container_upload_block(data: object) -> ContainerUploadBlock:
-    """Decode JSON data (as `json.loads` returns it) into ContainerUploadBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_container_upload_block, data)
 
 
 def encode_container_upload_block(value: ContainerUploadBlock) -> JSONValue:
-    """Encode ContainerUploadBlock as JSON data (the inverse of `decode_container_upload_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block(data: object) -> ContentBlock:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlock; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block, data)
 
 
 def encode_content_block(value: ContentBlock) -> JSONValue:
-    """Encode ContentBlock as JSON data (the inverse of `decode_content_block`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_stop_reason(data: object) -> StopReason | UnknownStopReason:
-    """Decode JSON data (as `json.loads` returns it) into StopReason; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_stop_reason, data)
 
 
 def encode_stop_reason(value: StopReason | UnknownStopReason) -> JSONValue:
-    """Encode StopReason as JSON data (the inverse of `decode_stop_reason`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_service_tier(data: object) -> ServiceTier | UnknownServiceTier:
-    """Decode JSON data (as `json.loads` returns it) into ServiceTier; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_service_tier, data)
 
 
 def encode_service_tier(value: ServiceTier | UnknownServiceTier) -> JSONValue:
-    """Encode ServiceTier as JSON data (the inverse of `decode_service_tier`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_cache_creation(data: object) -> CacheCreation:
-    """Decode JSON data (as `json.loads` returns it) into CacheCreation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_cache_creation, data)
 
 
 def encode_cache_creation(value: CacheCreation) -> JSONValue:
-    """Encode CacheCreation as JSON data (the inverse of `decode_cache_creation`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_server_tool_usage(data: object) -> ServerToolUsage:
-    """Decode JSON data (as `json.loads` returns it) into ServerToolUsage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_server_tool_usage, data)
 
 
 def encode_server_tool_usage(value: ServerToolUsage) -> JSONValue:
-    """Encode ServerToolUsage as JSON data (the inverse of `decode_server_tool_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_output_tokens_details(data: object) -> OutputTokensDetails:
-    """Decode JSON data (as `json.loads` returns it) into OutputTokensDetails; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_output_tokens_details, data)
 
 
 def encode_output_tokens_details(value: OutputTokensDetails) -> JSONValue:
-    """Encode OutputTokensDetails as JSON data (the inverse of `decode_output_tokens_details`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_refusal_category(data: object) -> RefusalCategory | UnknownRefusalCategory:
-    """Decode JSON data (as `json.loads` returns it) into RefusalCategory; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_refusal_category, data)
 
 
 def encode_refusal_category(value: RefusalCategory | UnknownRefusalCategory) -> JSONValue:
-    """Encode RefusalCategory as JSON data (the inverse of `decode_refusal_category`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_refusal_stop_details(data: object) -> RefusalStopDetails:
-    """Decode JSON data (as `json.loads` returns it) into RefusalStopDetails; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_refusal_stop_details, data)
 
 
 def encode_refusal_stop_details(value: RefusalStopDetails) -> JSONValue:
-    """Encode RefusalStopDetails as JSON data (the inverse of `decode_refusal_stop_details`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_usage(data: object) -> Usage:
-    """Decode JSON data (as `json.loads` returns it) into Usage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_usage, data)
 
 
 def encode_usage(value: Usage) -> JSONValue:
-    """Encode Usage as JSON data (the inverse of `decode_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_container(data: object) -> Container:
-    """Decode JSON data (as `json.loads` returns it) into Container; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_container, data)
 
 
 def encode_container(value: Container) -> JSONValue:
-    """Encode Container as JSON data (the inverse of `decode_container`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message(data: object) -> Message:
-    """Decode JSON data (as `json.loads` returns it) into Message; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message, data)
 
 
 def encode_message(value: Message) -> JSONValue:
-    """Encode Message as JSON data (the inverse of `decode_message`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_text_delta(data: object) -> TextDelta:
-    """Decode JSON data (as `json.loads` returns it) into TextDelta; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_text_delta, data)
 
 
 def encode_text_delta(value: TextDelta) -> JSONValue:
-    """Encode TextDelta as JSON data (the inverse of `decode_text_delta`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_citations_delta(data: object) -> CitationsDelta:
-    """Decode JSON data (as `json.loads` returns it) into CitationsDelta; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_citations_delta, data)
 
 
 def encode_citations_delta(value: CitationsDelta) -> JSONValue:
-    """Encode CitationsDelta as JSON data (the inverse of `decode_citations_delta`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_input_json_delta(data: object) -> InputJsonDelta:
-    """Decode JSON data (as `json.loads` returns it) into InputJsonDelta; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_input_json_delta, data)
 
 
 def encode_input_json_delta(value: InputJsonDelta) -> JSONValue:
-    """Encode InputJsonDelta as JSON data (the inverse of `decode_input_json_delta`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_delta(data: object) -> ThinkingDelta:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingDelta; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_delta, data)
 
 
 def encode_thinking_delta(value: ThinkingDelta) -> JSONValue:
-    """Encode ThinkingDelta as JSON data (the inverse of `decode_thinking_delta`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_signature_delta(data: object) -> SignatureDelta:
-    """Decode JSON data (as `json.loads` returns it) into SignatureDelta; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_signature_delta, data)
 
 
 def encode_signature_delta(value: SignatureDelta) -> JSONValue:
-    """Encode SignatureDelta as JSON data (the inverse of `decode_signature_delta`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block_delta(data: object) -> ContentBlockDelta:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlockDelta; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block_delta, data)
 
 
 def encode_content_block_delta(value: ContentBlockDelta) -> JSONValue:
-    """Encode ContentBlockDelta as JSON data (the inverse of `decode_content_block_delta`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_start_event(data: object) -> MessageStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into MessageStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_start_event, data)
 
 
 def encode_message_start_event(value: MessageStartEvent) -> JSONValue:
-    """Encode MessageStartEvent as JSON data (the inverse of `decode_message_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block_start_event(data: object) -> ContentBlockStartEvent:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlockStartEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block_start_event, data)
 
 
 def encode_content_block_start_event(value: ContentBlockStartEvent) -> JSONValue:
-    """Encode ContentBlockStartEvent as JSON data (the inverse of `decode_content_block_start_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlockDeltaEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block_delta_event, data)
 
 
 def encode_content_block_delta_event(value: ContentBlockDeltaEvent) -> JSONValue:
-    """Encode ContentBlockDeltaEvent as JSON data (the inverse of `decode_content_block_delta_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_content_block_stop_event(data: object) -> ContentBlockStopEvent:
-    """Decode JSON data (as `json.loads` returns it) into ContentBlockStopEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_content_block_stop_event, data)
 
 
 def encode_content_block_stop_event(value: ContentBlockStopEvent) -> JSONValue:
-    """Encode ContentBlockStopEvent as JSON data (the inverse of `decode_content_block_stop_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_delta(data: object) -> MessageDelta:
-    """Decode JSON data (as `json.loads` returns it) into MessageDelta; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_delta, data)
 
 
 def encode_message_delta(value: MessageDelta) -> JSONValue:
-    """Encode MessageDelta as JSON data (the inverse of `decode_message_delta`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_delta_usage(data: object) -> MessageDeltaUsage:
-    """Decode JSON data (as `json.loads` returns it) into MessageDeltaUsage; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_delta_usage, data)
 
 
 def encode_message_delta_usage(value: MessageDeltaUsage) -> JSONValue:
-    """Encode MessageDeltaUsage as JSON data (the inverse of `decode_message_delta_usage`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_delta_event(data: object) -> MessageDeltaEvent:
-    """Decode JSON data (as `json.loads` returns it) into MessageDeltaEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_delta_event, data)
 
 
 def encode_message_delta_event(value: MessageDeltaEvent) -> JSONValue:
-    """Encode MessageDeltaEvent as JSON data (the inverse of `decode_message_delta_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_stop_event(data: object) -> MessageStopEvent:
-    """Decode JSON data (as `json.loads` returns it) into MessageStopEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_stop_event, data)
 
 
 def encode_message_stop_event(value: MessageStopEvent) -> JSONValue:
-    """Encode MessageStopEvent as JSON data (the inverse of `decode_message_stop_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_ping_event(data: object) -> PingEvent:
-    """Decode JSON data (as `json.loads` returns it) into PingEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_ping_event, data)
 
 
 def encode_ping_event(value: PingEvent) -> JSONValue:
-    """Encode PingEvent as JSON data (the inverse of `decode_ping_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_error_detail(data: object) -> ErrorDetail:
-    """Decode JSON data (as `json.loads` returns it) into ErrorDetail; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_error_detail, data)
 
 
 def encode_error_detail(value: ErrorDetail) -> JSONValue:
-    """Encode ErrorDetail as JSON data (the inverse of `decode_error_detail`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_error_event(data: object) -> ErrorEvent:
-    """Decode JSON data (as `json.loads` returns it) into ErrorEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_error_event, data)
 
 
 def encode_error_event(value: ErrorEvent) -> JSONValue:
-    """Encode ErrorEvent as JSON data (the inverse of `decode_error_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_stream_event(data: object) -> MessageStreamEvent:
-    """Decode JSON data (as `json.loads` returns it) into MessageStreamEvent; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_stream_event, data)
 
 
 def encode_message_stream_event(value: MessageStreamEvent) -> JSONValue:
-    """Encode MessageStreamEvent as JSON data (the inverse of `decode_message_stream_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_param(data: object) -> ToolParam:
-    """Decode JSON data (as `json.loads` returns it) into ToolParam; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_param, data)
 
 
 def encode_tool_param(value: ToolParam) -> JSONValue:
-    """Encode ToolParam as JSON data (the inverse of `decode_tool_param`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_allowed_caller(data: object) -> AllowedCaller | UnknownAllowedCaller:
-    """Decode JSON data (as `json.loads` returns it) into AllowedCaller; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_allowed_caller, data)
 
 
 def encode_allowed_caller(value: AllowedCaller | UnknownAllowedCaller) -> JSONValue:
-    """Encode AllowedCaller as JSON data (the inverse of `decode_allowed_caller`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_response_inclusion(data: object) -> ResponseInclusion:
-    """Decode JSON data (as `json.loads` returns it) into ResponseInclusion; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_response_inclusion, data)
 
 
 def encode_response_inclusion(value: ResponseInclusion) -> JSONValue:
-    """Encode ResponseInclusion as JSON data (the inverse of `decode_response_inclusion`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_user_location(data: object) -> UserLocation:
-    """Decode JSON data (as `json.loads` returns it) into UserLocation; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_user_location, data)
 
 
 def encode_user_location(value: UserLocation) -> JSONValue:
-    """Encode UserLocation as JSON data (the inverse of `decode_user_location`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_bash20250124(data: object) -> ToolBash20250124:
-    """Decode JSON data (as `json.loads` returns it) into ToolBash20250124; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_bash20250124, data)
 
 
 def encode_tool_bash20250124(value: ToolBash20250124) -> JSONValue:
-    """Encode ToolBash20250124 as JSON data (the inverse of `decode_tool_bash20250124`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20250522; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool20250522, data)
 
 
 def encode_code_execution_tool20250522(value: CodeExecutionTool20250522) -> JSONValue:
-    """Encode CodeExecutionTool20250522 as JSON data (the inverse of `decode_code_execution_tool20250522`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20250825; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool20250825, data)
 
 
 def encode_code_execution_tool20250825(value: CodeExecutionTool20250825) -> JSONValue:
-    """Encode CodeExecutionTool20250825 as JSON data (the inverse of `decode_code_execution_tool20250825`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20260120; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool20260120, data)
 
 
 def encode_code_execution_tool20260120(value: CodeExecutionTool20260120) -> JSONValue:
-    """Encode CodeExecutionTool20260120 as JSON data (the inverse of `decode_code_execution_tool20260120`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
-    """Decode JSON data (as `json.loads` returns it) into CodeExecutionTool20260521; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_code_execution_tool20260521, data)
 
 
 def encode_code_execution_tool20260521(value: CodeExecutionTool20260521) -> JSONValue:
-    """Encode CodeExecutionTool20260521 as JSON data (the inverse of `decode_code_execution_tool20260521`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_memory_tool20250818(data: object) -> MemoryTool20250818:
-    """Decode JSON data (as `json.loads` returns it) into MemoryTool20250818; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_memory_tool20250818, data)
 
 
 def encode_memory_tool20250818(value: MemoryTool20250818) -> JSONValue:
-    """Encode MemoryTool20250818 as JSON data (the inverse of `decode_memory_tool20250818`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_advisor_tool20260301(data: object) -> AdvisorTool20260301:
-    """Decode JSON data (as `json.loads` returns it) into AdvisorTool20260301; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_advisor_tool20260301, data)
 
 
 def encode_advisor_tool20260301(value: AdvisorTool20260301) -> JSONValue:
-    """Encode AdvisorTool20260301 as JSON data (the inverse of `decode_advisor_tool20260301`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
-    """Decode JSON data (as `json.loads` returns it) into ToolTextEditor20250124; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_text_editor20250124, data)
 
 
 def encode_tool_text_editor20250124(value: ToolTextEditor20250124) -> JSONValue:
-    """Encode ToolTextEditor20250124 as JSON data (the inverse of `decode_tool_text_editor20250124`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
-    """Decode JSON data (as `json.loads` returns it) into ToolTextEditor20250429; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_text_editor20250429, data)
 
 
 def encode_tool_text_editor20250429(value: ToolTextEditor20250429) -> JSONValue:
-    """Encode ToolTextEditor20250429 as JSON data (the inverse of `decode_tool_text_editor20250429`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
-    """Decode JSON data (as `json.loads` returns it) into ToolTextEditor20250728; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_text_editor20250728, data)
 
 
 def encode_tool_text_editor20250728(value: ToolTextEditor20250728) -> JSONValue:
-    """Encode ToolTextEditor20250728 as JSON data (the inverse of `decode_tool_text_editor20250728`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_search_tool20250305(data: object) -> WebSearchTool20250305:
-    """Decode JSON data (as `json.loads` returns it) into WebSearchTool20250305; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_search_tool20250305, data)
 
 
 def encode_web_search_tool20250305(value: WebSearchTool20250305) -> JSONValue:
-    """Encode WebSearchTool20250305 as JSON data (the inverse of `decode_web_search_tool20250305`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20250910; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool20250910, data)
 
 
 def encode_web_fetch_tool20250910(value: WebFetchTool20250910) -> JSONValue:
-    """Encode WebFetchTool20250910 as JSON data (the inverse of `decode_web_fetch_tool20250910`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_search_tool20260209(data: object) -> WebSearchTool20260209:
-    """Decode JSON data (as `json.loads` returns it) into WebSearchTool20260209; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_search_tool20260209, data)
 
 
 def encode_web_search_tool20260209(value: WebSearchTool20260209) -> JSONValue:
-    """Encode WebSearchTool20260209 as JSON data (the inverse of `decode_web_search_tool20260209`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20260209; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool20260209, data)
 
 
 def encode_web_fetch_tool20260209(value: WebFetchTool20260209) -> JSONValue:
-    """Encode WebFetchTool20260209 as JSON data (the inverse of `decode_web_fetch_tool20260209`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20260309; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool20260309, data)
 
 
 def encode_web_fetch_tool20260309(value: WebFetchTool20260309) -> JSONValue:
-    """Encode WebFetchTool20260309 as JSON data (the inverse of `decode_web_fetch_tool20260309`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_search_tool20260318(data: object) -> WebSearchTool20260318:
-    """Decode JSON data (as `json.loads` returns it) into WebSearchTool20260318; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_search_tool20260318, data)
 
 
 def encode_web_search_tool20260318(value: WebSearchTool20260318) -> JSONValue:
-    """Encode WebSearchTool20260318 as JSON data (the inverse of `decode_web_search_tool20260318`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
-    """Decode JSON data (as `json.loads` returns it) into WebFetchTool20260318; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_web_fetch_tool20260318, data)
 
 
 def encode_web_fetch_tool20260318(value: WebFetchTool20260318) -> JSONValue:
-    """Encode WebFetchTool20260318 as JSON data (the inverse of `decode_web_fetch_tool20260318`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchBm25Tool20251119; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_bm25_tool20251119, data)
 
 
 def encode_tool_search_bm25_tool20251119(value: ToolSearchBm25Tool20251119) -> JSONValue:
-    """Encode ToolSearchBm25Tool20251119 as JSON data (the inverse of `decode_tool_search_bm25_tool20251119`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchBm25Tool; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_bm25_tool, data)
 
 
 def encode_tool_search_bm25_tool(value: ToolSearchBm25Tool) -> JSONValue:
-    """Encode ToolSearchBm25Tool as JSON data (the inverse of `decode_tool_search_bm25_tool`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchRegexTool20251119; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_regex_tool20251119, data)
 
 
 def encode_tool_search_regex_tool20251119(value: ToolSearchRegexTool20251119) -> JSONValue:
-    """Encode ToolSearchRegexTool20251119 as JSON data (the inverse of `decode_tool_search_regex_tool20251119`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
-    """Decode JSON data (as `json.loads` returns it) into ToolSearchRegexTool; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_search_regex_tool, data)
 
 
 def encode_tool_search_regex_tool(value: ToolSearchRegexTool) -> JSONValue:
-    """Encode ToolSearchRegexTool as JSON data (the inverse of `decode_tool_search_regex_tool`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_union(data: object) -> ToolUnion:
-    """Decode JSON data (as `json.loads` returns it) into ToolUnion; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_union, data)
 
 
 def encode_tool_union(value: ToolUnion) -> JSONValue:
-    """Encode ToolUnion as JSON data (the inverse of `decode_tool_union`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_choice_auto(data: object) -> ToolChoiceAuto:
-    """Decode JSON data (as `json.loads` returns it) into ToolChoiceAuto; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_choice_auto, data)
 
 
 def encode_tool_choice_auto(value: ToolChoiceAuto) -> JSONValue:
-    """Encode ToolChoiceAuto as JSON data (the inverse of `decode_tool_choice_auto`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_choice_any(data: object) -> ToolChoiceAny:
-    """Decode JSON data (as `json.loads` returns it) into ToolChoiceAny; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_choice_any, data)
 
 
 def encode_tool_choice_any(value: ToolChoiceAny) -> JSONValue:
-    """Encode ToolChoiceAny as JSON data (the inverse of `decode_tool_choice_any`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_choice_tool(data: object) -> ToolChoiceTool:
-    """Decode JSON data (as `json.loads` returns it) into ToolChoiceTool; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_choice_tool, data)
 
 
 def encode_tool_choice_tool(value: ToolChoiceTool) -> JSONValue:
-    """Encode ToolChoiceTool as JSON data (the inverse of `decode_tool_choice_tool`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_choice_none(data: object) -> ToolChoiceNone:
-    """Decode JSON data (as `json.loads` returns it) into ToolChoiceNone; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_choice_none, data)
 
 
 def encode_tool_choice_none(value: ToolChoiceNone) -> JSONValue:
-    """Encode ToolChoiceNone as JSON data (the inverse of `decode_tool_choice_none`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_choice(data: object) -> ToolChoice:
-    """Decode JSON data (as `json.loads` returns it) into ToolChoice; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_choice, data)
 
 
 def encode_tool_choice(value: ToolChoice) -> JSONValue:
-    """Encode ToolChoice as JSON data (the inverse of `decode_tool_choice`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_config_enabled(data: object) -> ThinkingConfigEnabled:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingConfigEnabled; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_config_enabled, data)
 
 
 def encode_thinking_config_enabled(value: ThinkingConfigEnabled) -> JSONValue:
-    """Encode ThinkingConfigEnabled as JSON data (the inverse of `decode_thinking_config_enabled`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_config_disabled(data: object) -> ThinkingConfigDisabled:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingConfigDisabled; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_config_disabled, data)
 
 
 def encode_thinking_config_disabled(value: ThinkingConfigDisabled) -> JSONValue:
-    """Encode ThinkingConfigDisabled as JSON data (the inverse of `decode_thinking_config_disabled`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_thinking_config(data: object) -> ThinkingConfig:
-    """Decode JSON data (as `json.loads` returns it) into ThinkingConfig; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_thinking_config, data)
 
 
 def encode_thinking_config(value: ThinkingConfig) -> JSONValue:
-    """Encode ThinkingConfig as JSON data (the inverse of `decode_thinking_config`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_metadata(data: object) -> Metadata:
-    """Decode JSON data (as `json.loads` returns it) into Metadata; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_metadata, data)
 
 
 def encode_metadata(value: Metadata) -> JSONValue:
-    """Encode Metadata as JSON data (the inverse of `decode_metadata`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_message_create_params(data: object) -> MessageCreateParams:
-    """Decode JSON data (as `json.loads` returns it) into MessageCreateParams; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_message_create_params, data)
 
 
 def encode_message_create_params(value: MessageCreateParams) -> JSONValue:
-    """Encode MessageCreateParams as JSON data (the inverse of `decode_message_create_params`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_search_result(data: object) -> SearchResult:
-    """Decode JSON data (as `json.loads` returns it) into SearchResult; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_search_result, data)
 
 
 def encode_search_result(value: SearchResult) -> JSONValue:
-    """Encode SearchResult as JSON data (the inverse of `decode_search_result`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_search_entry(data: object) -> SearchEntry:
-    """Decode JSON data (as `json.loads` returns it) into SearchEntry; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_search_entry, data)
 
 
 def encode_search_entry(value: SearchEntry) -> JSONValue:
-    """Encode SearchEntry as JSON data (the inverse of `decode_search_entry`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_definition(data: object) -> ToolDefinition:
-    """Decode JSON data (as `json.loads` returns it) into ToolDefinition; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_definition, data)
 
 
 def encode_tool_definition(value: ToolDefinition) -> JSONValue:
-    """Encode ToolDefinition as JSON data (the inverse of `decode_tool_definition`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tools_list_result(data: object) -> ToolsListResult:
-    """Decode JSON data (as `json.loads` returns it) into ToolsListResult; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tools_list_result, data)
 
 
 def encode_tools_list_result(value: ToolsListResult) -> JSONValue:
-    """Encode ToolsListResult as JSON data (the inverse of `decode_tools_list_result`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_tool_definition_list(data: object) -> ToolDefinitionList:
-    """Decode JSON data (as `json.loads` returns it) into ToolDefinitionList; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool_definition_list, data)
 
 
 def encode_tool_definition_list(value: ToolDefinitionList) -> JSONValue:
-    """Encode ToolDefinitionList as JSON data (the inverse of `decode_tool_definition_list`)."""
+    """Encode as JSON data."""
     return [item0.to_dict() for item0 in value]
 
 
 def decode_token_status(data: object) -> TokenStatus:
-    """Decode JSON data (as `json.loads` returns it) into TokenStatus; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_token_status, data)
 
 
 def encode_token_status(value: TokenStatus) -> JSONValue:
-    """Encode TokenStatus as JSON data (the inverse of `decode_token_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_trim_state(data: object) -> _TrimState:
-    """Decode JSON data (as `json.loads` returns it) into _TrimState; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_trim_state, data)
 
 
 def encode_trim_state(value: _TrimState) -> JSONValue:
-    """Encode _TrimState as JSON data (the inverse of `decode_trim_state`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -6,6 +6,8 @@
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -555,9 +557,7 @@ TokenStatus: TypeAlias = Literal["green", "yellow", "red"]
 class MessageParam(TypedDict):
     """对话消息类型 (conversation message type); 来源 (source): anthropic.types.MessageParam.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_param` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Who sent the message (用户消息 user message / 助手消息 assistant message).
@@ -570,9 +570,7 @@ class MessageParam(TypedDict):
 class TextBlockParam(TypedDict):
     """A text content block in a request.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_block_param` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text".
@@ -588,9 +586,7 @@ class TextBlockParam(TypedDict):
 class ImageBlockParam(TypedDict):
     """An image content block in a request.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_image_block_param` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "image".
@@ -604,9 +600,7 @@ class ImageBlockParam(TypedDict):
 class ToolUseBlockParam(TypedDict):
     """A tool call sent back to the API as part of an assistant message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_use_block_param` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_use".
@@ -624,9 +618,7 @@ class ToolUseBlockParam(TypedDict):
 class ToolResultBlockParam(TypedDict):
     """A tool result block, sent in a user message (带工具结果的消息, message with tool results).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_result_block_param` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_result".
@@ -644,9 +636,7 @@ class ToolResultBlockParam(TypedDict):
 class Document(TypedDict):
     """Citations 文档 (a document for citations); 来源 (source) anthropic.types.Document.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_document` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "document".
@@ -660,9 +650,7 @@ class Document(TypedDict):
 class ThinkingBlock(TypedDict):
     """Extended-thinking content produced by the model.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "thinking".
@@ -676,9 +664,7 @@ class ThinkingBlock(TypedDict):
 class RedactedThinkingBlock(TypedDict):
     """Thinking content encrypted by the safety system.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_redacted_thinking_block` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "redacted_thinking".
@@ -690,9 +676,7 @@ class RedactedThinkingBlock(TypedDict):
 class ServerToolUseBlock(TypedDict):
     """A call of a server tool the API runs itself (web search, code execution, ...).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_server_tool_use_block` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "server_tool_use".
@@ -712,9 +696,7 @@ class ServerToolUseBlock(TypedDict):
 class WebSearchToolResultBlock(TypedDict):
     """The result of a web_search server tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_search_tool_result_block` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_search_tool_result".
@@ -732,9 +714,7 @@ class WebSearchToolResultBlock(TypedDict):
 class WebSearchToolResultError(TypedDict):
     """A failed web search.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_search_tool_result_error` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_search_tool_result_error".
@@ -746,9 +726,7 @@ class WebSearchToolResultError(TypedDict):
 class CacheControlEphemeral(TypedDict):
     """Marks a prompt-cache breakpoint at this block.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_cache_control_ephemeral` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "ephemeral".
@@ -760,9 +738,7 @@ class CacheControlEphemeral(TypedDict):
 class Base64ImageSource(TypedDict):
     """Image data inlined as base64.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_base64_image_source` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "base64".
@@ -776,9 +752,7 @@ class Base64ImageSource(TypedDict):
 class UrlImageSource(TypedDict):
     """Image referenced by URL.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_url_image_source` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "url".
@@ -790,9 +764,7 @@ class UrlImageSource(TypedDict):
 class Citation(TypedDict):
     """The seed's citation (引用): the cited text and where it comes from. Used by the seed's Document and its CitationsDelta example; the Messages API itself cites with TextCitation.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citation` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # 引用的文本 (the cited text).
@@ -804,9 +776,7 @@ class Citation(TypedDict):
 class CitationCharLocation(TypedDict):
     """A citation of a character range of a plain-text document.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citation_char_location` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "char_location".
@@ -828,9 +798,7 @@ class CitationCharLocation(TypedDict):
 class CitationPageLocation(TypedDict):
     """A citation of a page range of a PDF document.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citation_page_location` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "page_location".
@@ -852,9 +820,7 @@ class CitationPageLocation(TypedDict):
 class CitationContentBlockLocation(TypedDict):
     """A citation of a range of blocks of a custom-content document.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citation_content_block_location` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "content_block_location".
@@ -876,9 +842,7 @@ class CitationContentBlockLocation(TypedDict):
 class CitationsWebSearchResultLocation(TypedDict):
     """A citation of a web search result.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citations_web_search_result_location`
-    accepts any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_search_result_location".
@@ -896,9 +860,7 @@ class CitationsWebSearchResultLocation(TypedDict):
 class CitationsSearchResultLocation(TypedDict):
     """A citation of a search_result content block.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citations_search_result_location` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "search_result_location".
@@ -920,9 +882,7 @@ class CitationsSearchResultLocation(TypedDict):
 class CitationSource(TypedDict):
     """Source of a citation.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citation_source` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Source id (e.g. "doc_xxx" or "src_xxx").
@@ -934,9 +894,7 @@ class CitationSource(TypedDict):
 class TextBlock(TypedDict):
     """A text content block in a response.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text".
@@ -950,9 +908,7 @@ class TextBlock(TypedDict):
 class ToolUseBlock(TypedDict):
     """工具调用块 (tool use block); 来源 (source) anthropic.types.ToolUseBlock.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_use_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_use".
@@ -970,9 +926,7 @@ class ToolUseBlock(TypedDict):
 class DirectCaller(TypedDict):
     """The tool was invoked directly by the model.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_direct_caller` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "direct".
@@ -982,9 +936,7 @@ class DirectCaller(TypedDict):
 class ServerToolCaller(TypedDict):
     """The tool was invoked from code running in the code_execution_20250825 code execution tool.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_server_tool_caller` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_20250825".
@@ -996,9 +948,7 @@ class ServerToolCaller(TypedDict):
 class ServerToolCaller20260120(TypedDict):
     """The tool was invoked from code running in the code_execution_20260120 code execution tool.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_server_tool_caller20260120` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_20260120".
@@ -1010,9 +960,7 @@ class ServerToolCaller20260120(TypedDict):
 class WebSearchResultBlock(TypedDict):
     """One web search result.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_search_result_block` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_search_result".
@@ -1030,9 +978,7 @@ class WebSearchResultBlock(TypedDict):
 class CitationsConfig(TypedDict):
     """Whether citations are enabled for a document.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citations_config` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Citations on or off.
@@ -1042,9 +988,7 @@ class CitationsConfig(TypedDict):
 class Base64PdfSource(TypedDict):
     """A PDF inlined as base64.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_base64_pdf_source` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "base64".
@@ -1058,9 +1002,7 @@ class Base64PdfSource(TypedDict):
 class PlainTextSource(TypedDict):
     """Plain text document content.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_plain_text_source` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text".
@@ -1074,9 +1016,7 @@ class PlainTextSource(TypedDict):
 class DocumentBlock(TypedDict):
     """A document returned by a server tool (e.g. a fetched web page).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_document_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "document".
@@ -1092,9 +1032,7 @@ class DocumentBlock(TypedDict):
 class WebFetchBlock(TypedDict):
     """A fetched web page.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_fetch_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_fetch_result".
@@ -1110,9 +1048,7 @@ class WebFetchBlock(TypedDict):
 class WebFetchToolResultErrorBlock(TypedDict):
     """A failed web fetch.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_fetch_tool_result_error_block` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_fetch_tool_result_error".
@@ -1124,9 +1060,7 @@ class WebFetchToolResultErrorBlock(TypedDict):
 class WebFetchToolResultBlock(TypedDict):
     """The result of a web_fetch server tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_fetch_tool_result_block` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_fetch_tool_result".
@@ -1142,9 +1076,7 @@ class WebFetchToolResultBlock(TypedDict):
 class CodeExecutionOutputBlock(TypedDict):
     """A file written by code execution.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_output_block` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_output".
@@ -1156,9 +1088,7 @@ class CodeExecutionOutputBlock(TypedDict):
 class CodeExecutionResultBlock(TypedDict):
     """The outcome of running code.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_result_block` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_result".
@@ -1176,9 +1106,7 @@ class CodeExecutionResultBlock(TypedDict):
 class EncryptedCodeExecutionResultBlock(TypedDict):
     """The outcome of running code, with encrypted stdout.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_encrypted_code_execution_result_block`
-    accepts any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "encrypted_code_execution_result".
@@ -1196,9 +1124,7 @@ class EncryptedCodeExecutionResultBlock(TypedDict):
 class CodeExecutionToolResultError(TypedDict):
     """Failed code execution.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_tool_result_error` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_tool_result_error".
@@ -1210,9 +1136,7 @@ class CodeExecutionToolResultError(TypedDict):
 class CodeExecutionToolResultBlock(TypedDict):
     """The result of a code_execution server tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_tool_result_block` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_tool_result".
@@ -1226,9 +1150,7 @@ class CodeExecutionToolResultBlock(TypedDict):
 class BashCodeExecutionOutputBlock(TypedDict):
     """A file written by a bash command.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_bash_code_execution_output_block` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "bash_code_execution_output".
@@ -1240,9 +1162,7 @@ class BashCodeExecutionOutputBlock(TypedDict):
 class BashCodeExecutionResultBlock(TypedDict):
     """The outcome of a bash command.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_bash_code_execution_result_block` accepts
-    any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "bash_code_execution_result".
@@ -1260,9 +1180,7 @@ class BashCodeExecutionResultBlock(TypedDict):
 class BashCodeExecutionToolResultError(TypedDict):
     """A failed bash command.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_bash_code_execution_tool_result_error`
-    accepts any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "bash_code_execution_tool_result_error".
@@ -1274,9 +1192,7 @@ class BashCodeExecutionToolResultError(TypedDict):
 class BashCodeExecutionToolResultBlock(TypedDict):
     """The result of a bash_code_execution server tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_bash_code_execution_tool_result_block`
-    accepts any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "bash_code_execution_tool_result".
@@ -1290,10 +1206,7 @@ class BashCodeExecutionToolResultBlock(TypedDict):
 class TextEditorCodeExecutionToolResultError(TypedDict):
     """A failed text editor command.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them;
-    `validate_text_editor_code_execution_tool_result_error` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_code_execution_tool_result_error".
@@ -1310,10 +1223,7 @@ class TextEditorCodeExecutionToolResultError(TypedDict):
 class TextEditorCodeExecutionViewResultBlock(TypedDict):
     """The content of a viewed file.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them;
-    `validate_text_editor_code_execution_view_result_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_code_execution_view_result".
@@ -1333,10 +1243,7 @@ class TextEditorCodeExecutionViewResultBlock(TypedDict):
 class TextEditorCodeExecutionCreateResultBlock(TypedDict):
     """A created or overwritten file.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them;
-    `validate_text_editor_code_execution_create_result_block` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_code_execution_create_result".
@@ -1348,10 +1255,7 @@ class TextEditorCodeExecutionCreateResultBlock(TypedDict):
 class TextEditorCodeExecutionStrReplaceResultBlock(TypedDict):
     """An edited file (string replacement).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them;
-    `validate_text_editor_code_execution_str_replace_result_block` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_code_execution_str_replace_result".
@@ -1371,10 +1275,7 @@ class TextEditorCodeExecutionStrReplaceResultBlock(TypedDict):
 class TextEditorCodeExecutionToolResultBlock(TypedDict):
     """The result of a text_editor_code_execution server tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them;
-    `validate_text_editor_code_execution_tool_result_block` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_code_execution_tool_result".
@@ -1388,9 +1289,7 @@ class TextEditorCodeExecutionToolResultBlock(TypedDict):
 class ToolSearchToolResultError(TypedDict):
     """A failed tool search.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_search_tool_result_error` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_search_tool_result_error".
@@ -1404,9 +1303,7 @@ class ToolSearchToolResultError(TypedDict):
 class ToolReferenceBlock(TypedDict):
     """A tool found by tool search.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_reference_block` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_reference".
@@ -1418,9 +1315,7 @@ class ToolReferenceBlock(TypedDict):
 class ToolSearchToolSearchResultBlock(TypedDict):
     """The tools a tool search found.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_search_tool_search_result_block`
-    accepts any other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_search_tool_search_result".
@@ -1432,9 +1327,7 @@ class ToolSearchToolSearchResultBlock(TypedDict):
 class ToolSearchToolResultBlock(TypedDict):
     """The result of a tool search server tool call.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_search_tool_result_block` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_search_tool_result".
@@ -1448,9 +1341,7 @@ class ToolSearchToolResultBlock(TypedDict):
 class ContainerUploadBlock(TypedDict):
     """A file uploaded to the code execution container.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_container_upload_block` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "container_upload".
@@ -1462,9 +1353,7 @@ class ContainerUploadBlock(TypedDict):
 class CacheCreation(TypedDict):
     """Breakdown of cached input tokens by cache lifetime.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_cache_creation` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens used to create 5-minute cache entries.
@@ -1476,9 +1365,7 @@ class CacheCreation(TypedDict):
 class ServerToolUsage(TypedDict):
     """Number of server tool requests made.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_server_tool_usage` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Number of web search requests.
@@ -1490,9 +1377,7 @@ class ServerToolUsage(TypedDict):
 class OutputTokensDetails(TypedDict):
     """Breakdown of output tokens.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_output_tokens_details` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Output tokens spent on thinking.
@@ -1502,9 +1387,7 @@ class OutputTokensDetails(TypedDict):
 class RefusalStopDetails(TypedDict):
     """Details of a refusal (stop_reason "refusal").
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_refusal_stop_details` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "refusal".
@@ -1518,9 +1401,7 @@ class RefusalStopDetails(TypedDict):
 class Usage(TypedDict):
     """Billing and rate-limit usage of a message.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_usage` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Input tokens used.
@@ -1546,9 +1427,7 @@ class Usage(TypedDict):
 class Container(TypedDict):
     """Code-execution container used by the request.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_container` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Container id.
@@ -1560,9 +1439,7 @@ class Container(TypedDict):
 class Message(TypedDict):
     """A response message of the Messages API (anthropic.types.Message).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Unique message id (msg_...).
@@ -1590,9 +1467,7 @@ class Message(TypedDict):
 class TextDelta(TypedDict):
     """文本增量事件 (text delta); 来源 (source) anthropic.types.TextDelta.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_text_delta` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_delta".
@@ -1604,9 +1479,7 @@ class TextDelta(TypedDict):
 class CitationsDelta(TypedDict):
     """引用增量事件 (citations delta); 来源 (source) anthropic.types.ContentBlockDeltaEvent.CitationsDelta.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_citations_delta` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "citations_delta".
@@ -1621,9 +1494,7 @@ class CitationsDelta(TypedDict):
 class InputJsonDelta(TypedDict):
     """A fragment of a tool_use block's input JSON.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_input_json_delta` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "input_json_delta".
@@ -1635,9 +1506,7 @@ class InputJsonDelta(TypedDict):
 class ThinkingDelta(TypedDict):
     """A fragment of a thinking block.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_delta` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "thinking_delta".
@@ -1649,9 +1518,7 @@ class ThinkingDelta(TypedDict):
 class SignatureDelta(TypedDict):
     """The signature of a thinking block, sent just before content_block_stop.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_signature_delta` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "signature_delta".
@@ -1663,9 +1530,7 @@ class SignatureDelta(TypedDict):
 class MessageStartEvent(TypedDict):
     """First event of a stream; carries the message with empty content.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_start_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "message_start".
@@ -1677,9 +1542,7 @@ class MessageStartEvent(TypedDict):
 class ContentBlockStartEvent(TypedDict):
     """Starts the content block at `index`.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_content_block_start_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "content_block_start".
@@ -1693,9 +1556,7 @@ class ContentBlockStartEvent(TypedDict):
 class ContentBlockDeltaEvent(TypedDict):
     """An incremental update to the content block at `index`.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_content_block_delta_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "content_block_delta".
@@ -1709,9 +1570,7 @@ class ContentBlockDeltaEvent(TypedDict):
 class ContentBlockStopEvent(TypedDict):
     """Ends the content block at `index`.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_content_block_stop_event` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "content_block_stop".
@@ -1723,9 +1582,7 @@ class ContentBlockStopEvent(TypedDict):
 class MessageDelta(TypedDict):
     """Top-level changes to the message in a message_delta event.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_delta` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Why the model stopped.
@@ -1741,9 +1598,7 @@ class MessageDelta(TypedDict):
 class MessageDeltaUsage(TypedDict):
     """Cumulative token usage reported by a message_delta event.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_delta_usage` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Cumulative output tokens.
@@ -1763,9 +1618,7 @@ class MessageDeltaUsage(TypedDict):
 class MessageDeltaEvent(TypedDict):
     """Top-level changes to the message (stop reason, final usage).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_delta_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "message_delta".
@@ -1779,9 +1632,7 @@ class MessageDeltaEvent(TypedDict):
 class MessageStopEvent(TypedDict):
     """Last event of a stream.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_stop_event` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "message_stop".
@@ -1791,9 +1642,7 @@ class MessageStopEvent(TypedDict):
 class PingEvent(TypedDict):
     """Keep-alive event the API may send at any point of a stream.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_ping_event` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "ping".
@@ -1803,9 +1652,7 @@ class PingEvent(TypedDict):
 class ErrorDetail(TypedDict):
     """What went wrong.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_error_detail` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Error kind (e.g. overloaded_error).
@@ -1817,9 +1664,7 @@ class ErrorDetail(TypedDict):
 class ErrorEvent(TypedDict):
     """An error reported inside a stream (e.g. overloaded_error).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_error_event` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "error".
@@ -1831,9 +1676,7 @@ class ErrorEvent(TypedDict):
 class ToolParam(TypedDict):
     """A tool the model may call (Messages API request).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_param` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tool name the model uses in tool_use blocks.
@@ -1861,9 +1704,7 @@ class ToolParam(TypedDict):
 class UserLocation(TypedDict):
     """Approximate location of the user, for localised web search.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_user_location` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "approximate".
@@ -1881,9 +1722,7 @@ class UserLocation(TypedDict):
 class ToolBash20250124(TypedDict):
     """The bash server tool (bash_20250124): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_bash20250124` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "bash_20250124".
@@ -1905,9 +1744,7 @@ class ToolBash20250124(TypedDict):
 class CodeExecutionTool20250522(TypedDict):
     """The code_execution server tool (code_execution_20250522): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_tool20250522` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_20250522".
@@ -1927,9 +1764,7 @@ class CodeExecutionTool20250522(TypedDict):
 class CodeExecutionTool20250825(TypedDict):
     """The code_execution server tool (code_execution_20250825): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_tool20250825` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_20250825".
@@ -1949,9 +1784,7 @@ class CodeExecutionTool20250825(TypedDict):
 class CodeExecutionTool20260120(TypedDict):
     """The code_execution server tool (code_execution_20260120): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_tool20260120` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_20260120".
@@ -1971,9 +1804,7 @@ class CodeExecutionTool20260120(TypedDict):
 class CodeExecutionTool20260521(TypedDict):
     """The code_execution server tool (code_execution_20260521): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_code_execution_tool20260521` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "code_execution_20260521".
@@ -1993,9 +1824,7 @@ class CodeExecutionTool20260521(TypedDict):
 class MemoryTool20250818(TypedDict):
     """The memory server tool (memory_20250818): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_memory_tool20250818` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "memory_20250818".
@@ -2017,9 +1846,7 @@ class MemoryTool20250818(TypedDict):
 class AdvisorTool20260301(TypedDict):
     """The advisor server tool (advisor_20260301): a second model the API consults; it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_advisor_tool20260301` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "advisor_20260301".
@@ -2047,9 +1874,7 @@ class AdvisorTool20260301(TypedDict):
 class ToolTextEditor20250124(TypedDict):
     """The str_replace_editor server tool (text_editor_20250124): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_text_editor20250124` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_20250124".
@@ -2071,9 +1896,7 @@ class ToolTextEditor20250124(TypedDict):
 class ToolTextEditor20250429(TypedDict):
     """The str_replace_based_edit_tool server tool (text_editor_20250429): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_text_editor20250429` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_20250429".
@@ -2095,9 +1918,7 @@ class ToolTextEditor20250429(TypedDict):
 class ToolTextEditor20250728(TypedDict):
     """The str_replace_based_edit_tool server tool (text_editor_20250728): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_text_editor20250728` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "text_editor_20250728".
@@ -2121,9 +1942,7 @@ class ToolTextEditor20250728(TypedDict):
 class WebSearchTool20250305(TypedDict):
     """The web_search server tool (web_search_20250305): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_search_tool20250305` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_search_20250305".
@@ -2151,9 +1970,7 @@ class WebSearchTool20250305(TypedDict):
 class WebFetchTool20250910(TypedDict):
     """The web_fetch server tool (web_fetch_20250910): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_fetch_tool20250910` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_fetch_20250910".
@@ -2183,9 +2000,7 @@ class WebFetchTool20250910(TypedDict):
 class WebSearchTool20260209(TypedDict):
     """The web_search server tool (web_search_20260209): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_search_tool20260209` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_search_20260209".
@@ -2213,9 +2028,7 @@ class WebSearchTool20260209(TypedDict):
 class WebFetchTool20260209(TypedDict):
     """The web_fetch server tool (web_fetch_20260209): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_fetch_tool20260209` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_fetch_20260209".
@@ -2245,9 +2058,7 @@ class WebFetchTool20260209(TypedDict):
 class WebFetchTool20260309(TypedDict):
     """The web_fetch server tool (web_fetch_20260309): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_fetch_tool20260309` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_fetch_20260309".
@@ -2279,9 +2090,7 @@ class WebFetchTool20260309(TypedDict):
 class WebSearchTool20260318(TypedDict):
     """The web_search server tool (web_search_20260318): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_search_tool20260318` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_search_20260318".
@@ -2311,9 +2120,7 @@ class WebSearchTool20260318(TypedDict):
 class WebFetchTool20260318(TypedDict):
     """The web_fetch server tool (web_fetch_20260318): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_web_fetch_tool20260318` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "web_fetch_20260318".
@@ -2347,9 +2154,7 @@ class WebFetchTool20260318(TypedDict):
 class ToolSearchBm25Tool20251119(TypedDict):
     """The tool_search_tool_bm25 server tool (tool_search_tool_bm25_20251119): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_search_bm25_tool20251119` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_search_tool_bm25_20251119".
@@ -2369,9 +2174,7 @@ class ToolSearchBm25Tool20251119(TypedDict):
 class ToolSearchBm25Tool(TypedDict):
     """The tool_search_tool_bm25 server tool (tool_search_tool_bm25): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_search_bm25_tool` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_search_tool_bm25".
@@ -2391,9 +2194,7 @@ class ToolSearchBm25Tool(TypedDict):
 class ToolSearchRegexTool20251119(TypedDict):
     """The tool_search_tool_regex server tool (tool_search_tool_regex_20251119): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_search_regex_tool20251119` accepts any
-    other key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_search_tool_regex_20251119".
@@ -2413,9 +2214,7 @@ class ToolSearchRegexTool20251119(TypedDict):
 class ToolSearchRegexTool(TypedDict):
     """The tool_search_tool_regex server tool (tool_search_tool_regex): the API runs it, so it has no input_schema.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_search_regex_tool` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool_search_tool_regex".
@@ -2435,9 +2234,7 @@ class ToolSearchRegexTool(TypedDict):
 class ToolChoiceAuto(TypedDict):
     """The model decides whether to call a tool.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_choice_auto` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "auto".
@@ -2449,9 +2246,7 @@ class ToolChoiceAuto(TypedDict):
 class ToolChoiceAny(TypedDict):
     """The model must call one of the tools.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_choice_any` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "any".
@@ -2463,9 +2258,7 @@ class ToolChoiceAny(TypedDict):
 class ToolChoiceTool(TypedDict):
     """The model must call the named tool.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_choice_tool` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "tool".
@@ -2479,9 +2272,7 @@ class ToolChoiceTool(TypedDict):
 class ToolChoiceNone(TypedDict):
     """The model must not call tools.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_choice_none` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "none".
@@ -2491,9 +2282,7 @@ class ToolChoiceNone(TypedDict):
 class ThinkingConfigEnabled(TypedDict):
     """Turn on extended thinking with a token budget.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_config_enabled` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "enabled".
@@ -2505,9 +2294,7 @@ class ThinkingConfigEnabled(TypedDict):
 class ThinkingConfigDisabled(TypedDict):
     """Turn off extended thinking.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_thinking_config_disabled` accepts any other
-    key whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Always "disabled".
@@ -2517,9 +2304,7 @@ class ThinkingConfigDisabled(TypedDict):
 class Metadata(TypedDict):
     """Request metadata.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_metadata` accepts any other key whose value
-    is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Opaque id of the end user (no personal data).
@@ -2529,9 +2314,7 @@ class Metadata(TypedDict):
 class MessageCreateParams(TypedDict):
     """Body of POST /v1/messages.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_message_create_params` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Model to use.
@@ -2565,9 +2348,7 @@ class MessageCreateParams(TypedDict):
 class SearchResult(TypedDict):
     """搜索结果 (a search result); 来源 (source) tools/search_tool.py.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_search_result` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Title of the result page.
@@ -2581,9 +2362,7 @@ class SearchResult(TypedDict):
 class SearchEntry(TypedDict):
     """搜索历史条目 (a search history entry); 来源 (source) tools/search_history.py.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_search_entry` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # The search query.
@@ -2597,9 +2376,7 @@ class SearchEntry(TypedDict):
 class ToolDefinition(TypedDict):
     """工具定义 (tool definition); 来源 (source) MCP 工具定义 (MCP tool definition).
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tool_definition` accepts any other key whose
-    value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # Tool name (e.g. "search_web").
@@ -2620,9 +2397,7 @@ class ToolDefinition(TypedDict):
 class ToolsListResult(TypedDict):
     """Result of the MCP tools/list request.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tools_list_result` accepts any other key
-    whose value is JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     # The tools the server offers.
@@ -2634,8 +2409,7 @@ class ToolsListResult(TypedDict):
 class _TrimState(TypedDict):
     """清理状态 (trim state); 来源 (source) conversation/memory.py.
 
-    Unknown keys are rejected by `validate_trim_state` (the schema forbids additional
-    properties).
+    Unknown keys are rejected by `validate_trim_state`.
     """
 
     # Trim counter.
@@ -7713,766 +7487,767 @@ _THINKING_CONFIG_BY_TAG: dict[object, Callable[[object], ThinkingConfig]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_role(data: object) -> Role:
-    """Check `data` (as `json.loads` returns it) against Role; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_role, data)
 
 
 def validate_message_param(data: object) -> MessageParam:
-    """Check `data` (as `json.loads` returns it) against MessageParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_param, data)
 
 
 def validate_content_block_param(data: object) -> ContentBlockParam:
-    """Check `data` (as `json.loads` returns it) against ContentBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_param, data)
 
 
 def validate_text_block_param(data: object) -> TextBlockParam:
-    """Check `data` (as `json.loads` returns it) against TextBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_block_param, data)
 
 
 def validate_image_block_param(data: object) -> ImageBlockParam:
-    """Check `data` (as `json.loads` returns it) against ImageBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_block_param, data)
 
 
 def validate_tool_use_block_param(data: object) -> ToolUseBlockParam:
-    """Check `data` (as `json.loads` returns it) against ToolUseBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_block_param, data)
 
 
 def validate_tool_result_block_param(data: object) -> ToolResultBlockParam:
-    """Check `data` (as `json.loads` returns it) against ToolResultBlockParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_block_param, data)
 
 
 def validate_document(data: object) -> Document:
-    """Check `data` (as `json.loads` returns it) against Document; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document, data)
 
 
 def validate_thinking_block(data: object) -> ThinkingBlock:
-    """Check `data` (as `json.loads` returns it) against ThinkingBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_block, data)
 
 
 def validate_redacted_thinking_block(data: object) -> RedactedThinkingBlock:
-    """Check `data` (as `json.loads` returns it) against RedactedThinkingBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_redacted_thinking_block, data)
 
 
 def validate_server_tool_use_block(data: object) -> ServerToolUseBlock:
-    """Check `data` (as `json.loads` returns it) against ServerToolUseBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_use_block, data)
 
 
 def validate_web_search_tool_result_block(data: object) -> WebSearchToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against WebSearchToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool_result_block, data)
 
 
 def validate_web_search_tool_result_error(data: object) -> WebSearchToolResultError:
-    """Check `data` (as `json.loads` returns it) against WebSearchToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool_result_error, data)
 
 
 def validate_cache_control_ephemeral(data: object) -> CacheControlEphemeral:
-    """Check `data` (as `json.loads` returns it) against CacheControlEphemeral; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_cache_control_ephemeral, data)
 
 
 def validate_image_media_type(data: object) -> ImageMediaType:
-    """Check `data` (as `json.loads` returns it) against ImageMediaType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_media_type, data)
 
 
 def validate_base64_image_source(data: object) -> Base64ImageSource:
-    """Check `data` (as `json.loads` returns it) against Base64ImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_base64_image_source, data)
 
 
 def validate_url_image_source(data: object) -> UrlImageSource:
-    """Check `data` (as `json.loads` returns it) against UrlImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_url_image_source, data)
 
 
 def validate_image_source(data: object) -> ImageSource:
-    """Check `data` (as `json.loads` returns it) against ImageSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_image_source, data)
 
 
 def validate_tool_result_block_content(data: object) -> ToolResultBlockContent:
-    """Check `data` (as `json.loads` returns it) against ToolResultBlockContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_result_block_content, data)
 
 
 def validate_citation(data: object) -> Citation:
-    """Check `data` (as `json.loads` returns it) against Citation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation, data)
 
 
 def validate_citation_char_location(data: object) -> CitationCharLocation:
-    """Check `data` (as `json.loads` returns it) against CitationCharLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_char_location, data)
 
 
 def validate_citation_page_location(data: object) -> CitationPageLocation:
-    """Check `data` (as `json.loads` returns it) against CitationPageLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_page_location, data)
 
 
 def validate_citation_content_block_location(data: object) -> CitationContentBlockLocation:
-    """Check `data` (as `json.loads` returns it) against CitationContentBlockLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_content_block_location, data)
 
 
 def validate_citations_web_search_result_location(data: object) -> CitationsWebSearchResultLocation:
-    """Check `data` (as `json.loads` returns it) against CitationsWebSearchResultLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_web_search_result_location, data)
 
 
 def validate_citations_search_result_location(data: object) -> CitationsSearchResultLocation:
-    """Check `data` (as `json.loads` returns it) against CitationsSearchResultLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_search_result_location, data)
 
 
 def validate_text_citation(data: object) -> TextCitation:
-    """Check `data` (as `json.loads` returns it) against TextCitation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_citation, data)
 
 
 def validate_citation_source(data: object) -> CitationSource:
-    """Check `data` (as `json.loads` returns it) against CitationSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citation_source, data)
 
 
 def validate_text_block(data: object) -> TextBlock:
-    """Check `data` (as `json.loads` returns it) against TextBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_block, data)
 
 
 def validate_tool_use_block(data: object) -> ToolUseBlock:
-    """Check `data` (as `json.loads` returns it) against ToolUseBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_use_block, data)
 
 
 def validate_direct_caller(data: object) -> DirectCaller:
-    """Check `data` (as `json.loads` returns it) against DirectCaller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_direct_caller, data)
 
 
 def validate_server_tool_caller(data: object) -> ServerToolCaller:
-    """Check `data` (as `json.loads` returns it) against ServerToolCaller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_caller, data)
 
 
 def validate_server_tool_caller20260120(data: object) -> ServerToolCaller20260120:
-    """Check `data` (as `json.loads` returns it) against ServerToolCaller20260120; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_caller20260120, data)
 
 
 def validate_caller(data: object) -> Caller:
-    """Check `data` (as `json.loads` returns it) against Caller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_caller, data)
 
 
 def validate_server_tool_name(data: object) -> ServerToolName | UnknownServerToolName:
-    """Check `data` (as `json.loads` returns it) against ServerToolName; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_name, data)
 
 
 def validate_web_search_tool_result_error_code(
     data: object,
 ) -> WebSearchToolResultErrorCode | UnknownWebSearchToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against WebSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool_result_error_code, data)
 
 
 def validate_web_search_result_block(data: object) -> WebSearchResultBlock:
-    """Check `data` (as `json.loads` returns it) against WebSearchResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_result_block, data)
 
 
 def validate_citations_config(data: object) -> CitationsConfig:
-    """Check `data` (as `json.loads` returns it) against CitationsConfig; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_config, data)
 
 
 def validate_base64_pdf_source(data: object) -> Base64PdfSource:
-    """Check `data` (as `json.loads` returns it) against Base64PdfSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_base64_pdf_source, data)
 
 
 def validate_plain_text_source(data: object) -> PlainTextSource:
-    """Check `data` (as `json.loads` returns it) against PlainTextSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_plain_text_source, data)
 
 
 def validate_document_source(data: object) -> DocumentSource:
-    """Check `data` (as `json.loads` returns it) against DocumentSource; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document_source, data)
 
 
 def validate_document_block(data: object) -> DocumentBlock:
-    """Check `data` (as `json.loads` returns it) against DocumentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_document_block, data)
 
 
 def validate_web_fetch_block(data: object) -> WebFetchBlock:
-    """Check `data` (as `json.loads` returns it) against WebFetchBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_block, data)
 
 
 def validate_web_fetch_tool_result_error_code(
     data: object,
 ) -> WebFetchToolResultErrorCode | UnknownWebFetchToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_error_code, data)
 
 
 def validate_web_fetch_tool_result_error_block(data: object) -> WebFetchToolResultErrorBlock:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultErrorBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_error_block, data)
 
 
 def validate_web_fetch_tool_result_content(data: object) -> WebFetchToolResultContent:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_content, data)
 
 
 def validate_web_fetch_tool_result_block(data: object) -> WebFetchToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against WebFetchToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool_result_block, data)
 
 
 def validate_code_execution_output_block(data: object) -> CodeExecutionOutputBlock:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionOutputBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_output_block, data)
 
 
 def validate_code_execution_result_block(data: object) -> CodeExecutionResultBlock:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_result_block, data)
 
 
 def validate_encrypted_code_execution_result_block(
     data: object,
 ) -> EncryptedCodeExecutionResultBlock:
-    """Check `data` (as `json.loads` returns it) against EncryptedCodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_encrypted_code_execution_result_block, data)
 
 
 def validate_code_execution_tool_result_error_code(
     data: object,
 ) -> CodeExecutionToolResultErrorCode | UnknownCodeExecutionToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_error_code, data)
 
 
 def validate_code_execution_tool_result_error(data: object) -> CodeExecutionToolResultError:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_error, data)
 
 
 def validate_code_execution_tool_result_content(data: object) -> CodeExecutionToolResultContent:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_content, data)
 
 
 def validate_code_execution_tool_result_block(data: object) -> CodeExecutionToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool_result_block, data)
 
 
 def validate_bash_code_execution_output_block(data: object) -> BashCodeExecutionOutputBlock:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionOutputBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_output_block, data)
 
 
 def validate_bash_code_execution_result_block(data: object) -> BashCodeExecutionResultBlock:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_result_block, data)
 
 
 def validate_bash_code_execution_tool_result_error_code(
     data: object,
 ) -> BashCodeExecutionToolResultErrorCode | UnknownBashCodeExecutionToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_error_code, data)
 
 
 def validate_bash_code_execution_tool_result_error(
     data: object,
 ) -> BashCodeExecutionToolResultError:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_error, data)
 
 
 def validate_bash_code_execution_tool_result_content(
     data: object,
 ) -> BashCodeExecutionToolResultContent:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_content, data)
 
 
 def validate_bash_code_execution_tool_result_block(
     data: object,
 ) -> BashCodeExecutionToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against BashCodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_bash_code_execution_tool_result_block, data)
 
 
 def validate_text_editor_code_execution_tool_result_error_code(
     data: object,
 ) -> TextEditorCodeExecutionToolResultErrorCode | UnknownTextEditorCodeExecutionToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_error_code, data)
 
 
 def validate_text_editor_code_execution_tool_result_error(
     data: object,
 ) -> TextEditorCodeExecutionToolResultError:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_error, data)
 
 
 def validate_text_editor_file_type(data: object) -> TextEditorFileType | UnknownTextEditorFileType:
-    """Check `data` (as `json.loads` returns it) against TextEditorFileType; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_file_type, data)
 
 
 def validate_text_editor_code_execution_view_result_block(
     data: object,
 ) -> TextEditorCodeExecutionViewResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionViewResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_view_result_block, data)
 
 
 def validate_text_editor_code_execution_create_result_block(
     data: object,
 ) -> TextEditorCodeExecutionCreateResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionCreateResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_create_result_block, data)
 
 
 def validate_text_editor_code_execution_str_replace_result_block(
     data: object,
 ) -> TextEditorCodeExecutionStrReplaceResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionStrReplaceResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_str_replace_result_block, data)
 
 
 def validate_text_editor_code_execution_tool_result_content(
     data: object,
 ) -> TextEditorCodeExecutionToolResultContent:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_content, data)
 
 
 def validate_text_editor_code_execution_tool_result_block(
     data: object,
 ) -> TextEditorCodeExecutionToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against TextEditorCodeExecutionToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_editor_code_execution_tool_result_block, data)
 
 
 def validate_tool_search_tool_result_error_code(
     data: object,
 ) -> ToolSearchToolResultErrorCode | UnknownToolSearchToolResultErrorCode:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultErrorCode; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_error_code, data)
 
 
 def validate_tool_search_tool_result_error(data: object) -> ToolSearchToolResultError:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultError; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_error, data)
 
 
 def validate_tool_reference_block(data: object) -> ToolReferenceBlock:
-    """Check `data` (as `json.loads` returns it) against ToolReferenceBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_reference_block, data)
 
 
 def validate_tool_search_tool_search_result_block(data: object) -> ToolSearchToolSearchResultBlock:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolSearchResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_search_result_block, data)
 
 
 def validate_tool_search_tool_result_content(data: object) -> ToolSearchToolResultContent:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultContent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_content, data)
 
 
 def validate_tool_search_tool_result_block(data: object) -> ToolSearchToolResultBlock:
-    """Check `data` (as `json.loads` returns it) against ToolSearchToolResultBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_tool_result_block, data)
 
 
 def validate_container_upload_block(data: object) -> ContainerUploadBlock:
-    """Check `data` (as `json.loads` returns it) against ContainerUploadBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_container_upload_block, data)
 
 
 def validate_content_block(data: object) -> ContentBlock:
-    """Check `data` (as `json.loads` returns it) against ContentBlock; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block, data)
 
 
 def validate_stop_reason(data: object) -> StopReason | UnknownStopReason:
-    """Check `data` (as `json.loads` returns it) against StopReason; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_stop_reason, data)
 
 
 def validate_service_tier(data: object) -> ServiceTier | UnknownServiceTier:
-    """Check `data` (as `json.loads` returns it) against ServiceTier; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_service_tier, data)
 
 
 def validate_cache_creation(data: object) -> CacheCreation:
-    """Check `data` (as `json.loads` returns it) against CacheCreation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_cache_creation, data)
 
 
 def validate_server_tool_usage(data: object) -> ServerToolUsage:
-    """Check `data` (as `json.loads` returns it) against ServerToolUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_server_tool_usage, data)
 
 
 def validate_output_tokens_details(data: object) -> OutputTokensDetails:
-    """Check `data` (as `json.loads` returns it) against OutputTokensDetails; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_output_tokens_details, data)
 
 
 def validate_refusal_category(data: object) -> RefusalCategory | UnknownRefusalCategory:
-    """Check `data` (as `json.loads` returns it) against RefusalCategory; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_refusal_category, data)
 
 
 def validate_refusal_stop_details(data: object) -> RefusalStopDetails:
-    """Check `data` (as `json.loads` returns it) against RefusalStopDetails; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_refusal_stop_details, data)
 
 
 def validate_usage(data: object) -> Usage:
-    """Check `data` (as `json.loads` returns it) against Usage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_usage, data)
 
 
 def validate_container(data: object) -> Container:
-    """Check `data` (as `json.loads` returns it) against Container; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_container, data)
 
 
 def validate_message(data: object) -> Message:
-    """Check `data` (as `json.loads` returns it) against Message; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message, data)
 
 
 def validate_text_delta(data: object) -> TextDelta:
-    """Check `data` (as `json.loads` returns it) against TextDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_text_delta, data)
 
 
 def validate_citations_delta(data: object) -> CitationsDelta:
-    """Check `data` (as `json.loads` returns it) against CitationsDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_citations_delta, data)
 
 
 def validate_input_json_delta(data: object) -> InputJsonDelta:
-    """Check `data` (as `json.loads` returns it) against InputJsonDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_input_json_delta, data)
 
 
 def validate_thinking_delta(data: object) -> ThinkingDelta:
-    """Check `data` (as `json.loads` returns it) against ThinkingDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_delta, data)
 
 
 def validate_signature_delta(data: object) -> SignatureDelta:
-    """Check `data` (as `json.loads` returns it) against SignatureDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_signature_delta, data)
 
 
 def validate_content_block_delta(data: object) -> ContentBlockDelta:
-    """Check `data` (as `json.loads` returns it) against ContentBlockDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_delta, data)
 
 
 def validate_message_start_event(data: object) -> MessageStartEvent:
-    """Check `data` (as `json.loads` returns it) against MessageStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_start_event, data)
 
 
 def validate_content_block_start_event(data: object) -> ContentBlockStartEvent:
-    """Check `data` (as `json.loads` returns it) against ContentBlockStartEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_start_event, data)
 
 
 def validate_content_block_delta_event(data: object) -> ContentBlockDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against ContentBlockDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_delta_event, data)
 
 
 def validate_content_block_stop_event(data: object) -> ContentBlockStopEvent:
-    """Check `data` (as `json.loads` returns it) against ContentBlockStopEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_content_block_stop_event, data)
 
 
 def validate_message_delta(data: object) -> MessageDelta:
-    """Check `data` (as `json.loads` returns it) against MessageDelta; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_delta, data)
 
 
 def validate_message_delta_usage(data: object) -> MessageDeltaUsage:
-    """Check `data` (as `json.loads` returns it) against MessageDeltaUsage; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_delta_usage, data)
 
 
 def validate_message_delta_event(data: object) -> MessageDeltaEvent:
-    """Check `data` (as `json.loads` returns it) against MessageDeltaEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_delta_event, data)
 
 
 def validate_message_stop_event(data: object) -> MessageStopEvent:
-    """Check `data` (as `json.loads` returns it) against MessageStopEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_stop_event, data)
 
 
 def validate_ping_event(data: object) -> PingEvent:
-    """Check `data` (as `json.loads` returns it) against PingEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_ping_event, data)
 
 
 def validate_error_detail(data: object) -> ErrorDetail:
-    """Check `data` (as `json.loads` returns it) against ErrorDetail; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_error_detail, data)
 
 
 def validate_error_event(data: object) -> ErrorEvent:
-    """Check `data` (as `json.loads` returns it) against ErrorEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_error_event, data)
 
 
 def validate_message_stream_event(data: object) -> MessageStreamEvent:
-    """Check `data` (as `json.loads` returns it) against MessageStreamEvent; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_stream_event, data)
 
 
 def validate_tool_param(data: object) -> ToolParam:
-    """Check `data` (as `json.loads` returns it) against ToolParam; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_param, data)
 
 
 def validate_allowed_caller(data: object) -> AllowedCaller | UnknownAllowedCaller:
-    """Check `data` (as `json.loads` returns it) against AllowedCaller; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_allowed_caller, data)
 
 
 def validate_response_inclusion(data: object) -> ResponseInclusion:
-    """Check `data` (as `json.loads` returns it) against ResponseInclusion; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_response_inclusion, data)
 
 
 def validate_user_location(data: object) -> UserLocation:
-    """Check `data` (as `json.loads` returns it) against UserLocation; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_user_location, data)
 
 
 def validate_tool_bash20250124(data: object) -> ToolBash20250124:
-    """Check `data` (as `json.loads` returns it) against ToolBash20250124; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_bash20250124, data)
 
 
 def validate_code_execution_tool20250522(data: object) -> CodeExecutionTool20250522:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20250522; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20250522, data)
 
 
 def validate_code_execution_tool20250825(data: object) -> CodeExecutionTool20250825:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20250825; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20250825, data)
 
 
 def validate_code_execution_tool20260120(data: object) -> CodeExecutionTool20260120:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20260120; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20260120, data)
 
 
 def validate_code_execution_tool20260521(data: object) -> CodeExecutionTool20260521:
-    """Check `data` (as `json.loads` returns it) against CodeExecutionTool20260521; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_code_execution_tool20260521, data)
 
 
 def validate_memory_tool20250818(data: object) -> MemoryTool20250818:
-    """Check `data` (as `json.loads` returns it) against MemoryTool20250818; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_memory_tool20250818, data)
 
 
 def validate_advisor_tool20260301(data: object) -> AdvisorTool20260301:
-    """Check `data` (as `json.loads` returns it) against AdvisorTool20260301; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_advisor_tool20260301, data)
 
 
 def validate_tool_text_editor20250124(data: object) -> ToolTextEditor20250124:
-    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250124; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_text_editor20250124, data)
 
 
 def validate_tool_text_editor20250429(data: object) -> ToolTextEditor20250429:
-    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250429; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_text_editor20250429, data)
 
 
 def validate_tool_text_editor20250728(data: object) -> ToolTextEditor20250728:
-    """Check `data` (as `json.loads` returns it) against ToolTextEditor20250728; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_text_editor20250728, data)
 
 
 def validate_web_search_tool20250305(data: object) -> WebSearchTool20250305:
-    """Check `data` (as `json.loads` returns it) against WebSearchTool20250305; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool20250305, data)
 
 
 def validate_web_fetch_tool20250910(data: object) -> WebFetchTool20250910:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20250910; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20250910, data)
 
 
 def validate_web_search_tool20260209(data: object) -> WebSearchTool20260209:
-    """Check `data` (as `json.loads` returns it) against WebSearchTool20260209; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool20260209, data)
 
 
 def validate_web_fetch_tool20260209(data: object) -> WebFetchTool20260209:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20260209; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20260209, data)
 
 
 def validate_web_fetch_tool20260309(data: object) -> WebFetchTool20260309:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20260309; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20260309, data)
 
 
 def validate_web_search_tool20260318(data: object) -> WebSearchTool20260318:
-    """Check `data` (as `json.loads` returns it) against WebSearchTool20260318; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_search_tool20260318, data)
 
 
 def validate_web_fetch_tool20260318(data: object) -> WebFetchTool20260318:
-    """Check `data` (as `json.loads` returns it) against WebFetchTool20260318; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_web_fetch_tool20260318, data)
 
 
 def validate_tool_search_bm25_tool20251119(data: object) -> ToolSearchBm25Tool20251119:
-    """Check `data` (as `json.loads` returns it) against ToolSearchBm25Tool20251119; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_bm25_tool20251119, data)
 
 
 def validate_tool_search_bm25_tool(data: object) -> ToolSearchBm25Tool:
-    """Check `data` (as `json.loads` returns it) against ToolSearchBm25Tool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_bm25_tool, data)
 
 
 def validate_tool_search_regex_tool20251119(data: object) -> ToolSearchRegexTool20251119:
-    """Check `data` (as `json.loads` returns it) against ToolSearchRegexTool20251119; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_regex_tool20251119, data)
 
 
 def validate_tool_search_regex_tool(data: object) -> ToolSearchRegexTool:
-    """Check `data` (as `json.loads` returns it) against ToolSearchRegexTool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_search_regex_tool, data)
 
 
 def validate_tool_union(data: object) -> ToolUnion:
-    """Check `data` (as `json.loads` returns it) against ToolUnion; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_union, data)
 
 
 def validate_tool_choice_auto(data: object) -> ToolChoiceAuto:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceAuto; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_auto, data)
 
 
 def validate_tool_choice_any(data: object) -> ToolChoiceAny:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceAny; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_any, data)
 
 
 def validate_tool_choice_tool(data: object) -> ToolChoiceTool:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceTool; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_tool, data)
 
 
 def validate_tool_choice_none(data: object) -> ToolChoiceNone:
-    """Check `data` (as `json.loads` returns it) against ToolChoiceNone; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice_none, data)
 
 
 def validate_tool_choice(data: object) -> ToolChoice:
-    """Check `data` (as `json.loads` returns it) against ToolChoice; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_choice, data)
 
 
 def validate_thinking_config_enabled(data: object) -> ThinkingConfigEnabled:
-    """Check `data` (as `json.loads` returns it) against ThinkingConfigEnabled; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_config_enabled, data)
 
 
 def validate_thinking_config_disabled(data: object) -> ThinkingConfigDisabled:
-    """Check `data` (as `json.loads` returns it) against ThinkingConfigDisabled; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_config_disabled, data)
 
 
 def validate_thinking_config(data: object) -> ThinkingConfig:
-    """Check `data` (as `json.loads` returns it) against ThinkingConfig; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_thinking_config, data)
 
 
 def validate_metadata(data: object) -> Metadata:
-    """Check `data` (as `json.loads` returns it) against Metadata; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_metadata, data)
 
 
 def validate_message_create_params(data: object) -> MessageCreateParams:
-    """Check `data` (as `json.loads` returns it) against MessageCreateParams; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_message_create_params, data)
 
 
 def validate_search_result(data: object) -> SearchResult:
-    """Check `data` (as `json.loads` returns it) against SearchResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_search_result, data)
 
 
 def validate_search_entry(data: object) -> SearchEntry:
-    """Check `data` (as `json.loads` returns it) against SearchEntry; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_search_entry, data)
 
 
 def validate_tool_definition(data: object) -> ToolDefinition:
-    """Check `data` (as `json.loads` returns it) against ToolDefinition; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definition, data)
 
 
 def validate_tools_list_result(data: object) -> ToolsListResult:
-    """Check `data` (as `json.loads` returns it) against ToolsListResult; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tools_list_result, data)
 
 
 def validate_tool_definition_list(data: object) -> ToolDefinitionList:
-    """Check `data` (as `json.loads` returns it) against ToolDefinitionList; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tool_definition_list, data)
 
 
 def validate_token_status(data: object) -> TokenStatus:
-    """Check `data` (as `json.loads` returns it) against TokenStatus; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_token_status, data)
 
 
 def validate_trim_state(data: object) -> _TrimState:
-    """Check `data` (as `json.loads` returns it) against _TrimState; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_trim_state, data)

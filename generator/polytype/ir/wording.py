@@ -96,8 +96,9 @@ def demand(check: ir.SchemaCheck) -> str:
 
 
 def check_text(check: ir.SchemaCheck) -> str:
-    """One sentence: where the check was written and what it demands."""
-    return f"Checked as JSON Schema ({check.described}): {demand(check)}."
+    """One sentence: what the check demands (where it was written, `check.described`, is
+    in the message of the DecodeError it raises; beside a field or type it is clear)."""
+    return f"Checked as JSON Schema: {demand(check)}."
 
 
 def checks_text(checks: tuple[ir.SchemaCheck, ...]) -> str:

@@ -30,6 +30,7 @@ any other `format` stays an annotation, as JSON Schema has it by default.
 
 from __future__ import annotations
 
+import contextlib
 import keyword
 import os
 import sys
@@ -97,10 +98,14 @@ class Project:
         """`path` relative to the project root, with forward slashes (stable in output)."""
         if path in self.display_names:
             return self.display_names[path]
-        try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path.as_posix()
+        # a link inside the project (a schema linked in from elsewhere) keeps its own path
+        for inside, root in (
+            (path.absolute(), self.root.absolute()),
+            (path.resolve(), self.root.resolve()),
+        ):
+            with contextlib.suppress(ValueError):
+                return inside.relative_to(root).as_posix()
+        return path.as_posix()
 
     def input_path(self, path: Path) -> str:
         """`path` from the project root, through `..` when it lies outside (as a manifest

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,7 +150,7 @@ def plan(build: Build, output_dir: Path, force: bool = False) -> Plan:
     }
     if build.references:  # files beside the schemas that their `$ref`s read
         manifest["references"] = build.references
-    manifest_text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+    manifest_text = manifest_json(manifest)
     expected[MANIFEST] = Expected(*build.spool.put_bytes(manifest_text.encode("utf-8")))
     if foreign and not has_manifest:  # not even with --force: this is not an output directory
         raise WriteRefused(
@@ -282,6 +282,20 @@ def check_location(output_dir: Path, protected: dict[str, Path]) -> None:
                     "set output-dir in [tool.polytype] to a directory of its own"
                 )
             subdirectories[:] = [d for d in subdirectories if not _ignored(d)]
+
+
+def manifest_json(manifest: Mapping[str, object]) -> str:
+    """The manifest's text: indented, but one line per output (a large project lists
+    tens of thousands; one line each keeps the file small and its diffs one line a file)."""
+    parts = []
+    for key, value in manifest.items():
+        if key == "outputs" and isinstance(value, list) and value:
+            lines = ",\n".join(f"    {json.dumps(entry)}" for entry in value)
+            text = f"[\n{lines}\n  ]"
+        else:
+            text = json.dumps(value, indent=2).replace("\n", "\n  ")
+        parts.append(f"  {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def _previous_entry(manifest: dict[str, object], path: str) -> dict[str, object]:

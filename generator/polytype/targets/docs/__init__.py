@@ -63,7 +63,7 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
         title=md_text(module.title or module.name),
         doc=md_text(module.doc),
         header="| " + " | ".join(HEADER) + " |",
-        rule="|" + "|".join("-" * (len(cell) + 2) for cell in HEADER) + "|",
+        rule="|---" * len(HEADER) + "|",  # as short as Markdown allows: once per type
         sections=sections,
         diagram="" if refused else diagram_text,
         diagram_note=(

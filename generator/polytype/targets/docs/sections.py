@@ -50,10 +50,8 @@ def field_row(item: ir.Field, python: str, elixir: str, describer: Describer) ->
         notes.append("**required**" + (", nullable." if item.nullable else "."))
     else:
         presence = "optional"
-        if item.default is not None:
+        if item.default is not None:  # without one, absent reads as nil (the page says so once)
             presence += f", default {md_code(json_text(item.default.value))}"
-        else:
-            presence += ", absent reads as nil"
         notes.append(presence + (", nullable." if item.nullable else "."))
     if item.doc:
         notes.append(md_cell(item.doc))
@@ -199,7 +197,7 @@ def union_section(union: ir.UnionType, describer: Describer) -> TypeSection:
                         md_code(python_names.type_name(check.member)),
                         md_code(type_module(describer.module, named)),
                         link(check.member),
-                        f"Tried in turn ({rule}); pre-check: JSON {shape}.",
+                        f"Pre-check: JSON {shape}.",  # the rule is in the kind line
                     )
                 )
             )

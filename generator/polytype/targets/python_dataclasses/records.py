@@ -67,6 +67,9 @@ def record_view(
         decode_body=decode_body,
         optional_keys_name=optional_keys_name,
         optional_keys=tuple(py_str(key) for key in optional_keys),
+        # every key optional, none an alias: the two sets are one
+        optional_same_as_known=not alias_pairs
+        and set(optional_keys) == {item.json_key for item in record.fields},
     )
 
 

@@ -47,6 +47,7 @@ class RecordView:
     decode_body: tuple[str, ...] = ()
     optional_keys_name: str = ""
     optional_keys: tuple[str, ...] = ()
+    optional_same_as_known: bool = False
 
     @property
     def known_keys_statement(self) -> str:
@@ -55,7 +56,10 @@ class RecordView:
 
     @property
     def optional_keys_statement(self) -> str:
-        """`_X_OPTIONAL = frozenset({...})`: the optional keys, for presence tracking."""
+        """`_X_OPTIONAL = frozenset({...})`: the optional keys, for presence tracking
+        (`_X_KEYS` itself when every key is optional)."""
+        if self.optional_same_as_known:
+            return f"{self.optional_keys_name} = {self.known_keys_name}"
         return f"{self.optional_keys_name} = frozenset({{{', '.join(self.optional_keys)}}})"
 
 

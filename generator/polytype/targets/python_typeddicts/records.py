@@ -75,20 +75,12 @@ def _key_comment(item: ir.Field, alias_of: str | None, validator: str) -> str:
 
 
 def _extra_note(record: ir.Record, validator: str) -> str:
+    # what the validator does with them is said once, in the module docstring
     if record.extra_policy == "keep":
-        note = (
-            "Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a"
-            f" typed literal may not contain them; `{validator}` accepts any other key whose"
-            " value is JSON, and leaves it in place."
-        )
-    elif record.extra_policy == "ignore":
-        note = (
-            "Note: unknown keys are allowed and ignored. A TypedDict cannot declare them;"
-            f" `{validator}` does not look at them."
-        )
-    else:
-        note = f"Unknown keys are rejected by `{validator}` (the schema forbids additional properties)."
-    return textwrap.fill(note, width=84, break_long_words=False, break_on_hyphens=False)
+        return "Note: unknown keys are allowed and kept; a TypedDict cannot declare them."
+    if record.extra_policy == "ignore":
+        return "Note: unknown keys are allowed and ignored; a TypedDict cannot declare them."
+    return textwrap.fill(f"Unknown keys are rejected by `{validator}`.", 84, break_long_words=False)
 
 
 def typed_dict_view(

@@ -53,13 +53,10 @@ class Tool(_Record):
 
     name: str
     size: float | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         if "size" in self._present or self.size is not None:
@@ -80,11 +77,9 @@ class Toolbox(_Record):
     step: float | None = None
     # Has at least 1 and at most 2 entries.
     labels: dict[str, str] | None = None
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["tools"] = [item0.to_dict() for item0 in self.tools]
         if "tags" in self._present or self.tags is not None:
@@ -240,36 +235,37 @@ _TOOLBOX_KEYS = frozenset({"tools", "tags", "size", "step", "labels"})
 _TOOLBOX_OPTIONAL = frozenset({"tags", "size", "step", "labels"})
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_tool(data: object) -> Tool:
-    """Decode JSON data (as `json.loads` returns it) into Tool; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_tool, data)
 
 
 def encode_tool(value: Tool) -> JSONValue:
-    """Encode Tool as JSON data (the inverse of `decode_tool`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_scores(data: object) -> Scores:
-    """Decode JSON data (as `json.loads` returns it) into Scores; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_scores, data)
 
 
 def encode_scores(value: Scores) -> JSONValue:
-    """Encode Scores as JSON data (the inverse of `decode_scores`)."""
+    """Encode as JSON data."""
     return list(value)
 
 
 def decode_toolbox(data: object) -> Toolbox:
-    """Decode JSON data (as `json.loads` returns it) into Toolbox; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_toolbox, data)
 
 
 def encode_toolbox(value: Toolbox) -> JSONValue:
-    """Encode Toolbox as JSON data (the inverse of `decode_toolbox`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -45,11 +45,9 @@ class Event(_Record):
     id: str | None = None
     count: int | None = None
     link: str | None = None
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["created"] = self.created
         if "day" in self._present or self.day is not None:
@@ -137,16 +135,17 @@ _EVENT_KEYS = frozenset({"created", "day", "id", "count", "link"})
 _EVENT_OPTIONAL = frozenset({"day", "id", "count", "link"})
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_event(data: object) -> Event:
-    """Decode JSON data (as `json.loads` returns it) into Event; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_event, data)
 
 
 def encode_event(value: Event) -> JSONValue:
-    """Encode Event as JSON data (the inverse of `decode_event`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

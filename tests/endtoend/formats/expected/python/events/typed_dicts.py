@@ -7,6 +7,8 @@ The schema's root only holds definitions, so no type here is the module's root
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -37,8 +39,7 @@ __all__ = [
 class Event(TypedDict):
     """The Event object.
 
-    Unknown keys are rejected by `validate_event` (the schema forbids additional
-    properties).
+    Unknown keys are rejected by `validate_event`.
     """
 
     created: str
@@ -105,9 +106,10 @@ def _v_str_minlen36(value: object) -> str:
 _EVENT_KEYS = frozenset({"created", "day", "id", "count", "link"})
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_event(data: object) -> Event:
-    """Check `data` (as `json.loads` returns it) against Event; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_event, data)

@@ -87,11 +87,9 @@ class Holder(_Record):
     listed: list[JSONValue] | None = None
     one: Literal[1] | None = None
     yes: Literal[True] | None = None
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "mixed" in self._present or self.mixed is not None:
             out["mixed"] = self.mixed
@@ -367,104 +365,90 @@ _HOLDER_KEYS = frozenset(
         "yes",
     }
 )
-_HOLDER_OPTIONAL = frozenset(
-    {
-        "mixed",
-        "numbers",
-        "nothing",
-        "null_type",
-        "fraction",
-        "whole",
-        "object",
-        "array",
-        "scalars",
-        "listed",
-        "one",
-        "yes",
-    }
-)
+_HOLDER_OPTIONAL = _HOLDER_KEYS
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_empty(data: object) -> Empty:
-    """Decode JSON data (as `json.loads` returns it) into Empty; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_empty, data)
 
 
 def encode_empty(value: Empty) -> JSONValue:
-    """Encode Empty as JSON data (the inverse of `decode_empty`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_level(data: object) -> Level:
-    """Decode JSON data (as `json.loads` returns it) into Level; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_level, data)
 
 
 def encode_level(value: Level) -> JSONValue:
-    """Encode Level as JSON data (the inverse of `decode_level`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_null(data: object) -> Null:
-    """Decode JSON data (as `json.loads` returns it) into Null; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_null, data)
 
 
 def encode_null(value: Null) -> JSONValue:
-    """Encode Null as JSON data (the inverse of `decode_null`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_data(data: object) -> Data:
-    """Decode JSON data (as `json.loads` returns it) into Data; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_data, data)
 
 
 def encode_data(value: Data) -> JSONValue:
-    """Encode Data as JSON data (the inverse of `decode_data`)."""
+    """Encode as JSON data."""
     return _encode_tried(value)
 
 
 def decode_data_option1(data: object) -> DataOption1:
-    """Decode JSON data (as `json.loads` returns it) into DataOption1; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_data_option1, data)
 
 
 def encode_data_option1(value: DataOption1) -> JSONValue:
-    """Encode DataOption1 as JSON data (the inverse of `decode_data_option1`)."""
+    """Encode as JSON data."""
     return list(value)
 
 
 def decode_data_option2(data: object) -> DataOption2:
-    """Decode JSON data (as `json.loads` returns it) into DataOption2; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_data_option2, data)
 
 
 def encode_data_option2(value: DataOption2) -> JSONValue:
-    """Encode DataOption2 as JSON data (the inverse of `decode_data_option2`)."""
+    """Encode as JSON data."""
     return list(value)
 
 
 def decode_data_option3(data: object) -> DataOption3:
-    """Decode JSON data (as `json.loads` returns it) into DataOption3; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_data_option3, data)
 
 
 def encode_data_option3(value: DataOption3) -> JSONValue:
-    """Encode DataOption3 as JSON data (the inverse of `decode_data_option3`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_holder(data: object) -> Holder:
-    """Decode JSON data (as `json.loads` returns it) into Holder; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_holder, data)
 
 
 def encode_holder(value: Holder) -> JSONValue:
-    """Encode Holder as JSON data (the inverse of `decode_holder`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

@@ -147,13 +147,10 @@ class Reply(_Record):
     history: list[Status | UnknownStatus] | None = None
     previous: StopReason | UnknownStopReason | None = None
     color: ReplyColor | UnknownReplyColor | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["stop_reason"] = self.stop_reason.value
         out["status"] = self.status.value
@@ -311,76 +308,77 @@ _KIND_VALUES: dict[str, Kind] = {
 _REPLY_COLOR_VALUES: dict[str, ReplyColor] = {member.value: member for member in ReplyColor}
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_stop_reason(data: object) -> StopReason | UnknownStopReason:
-    """Decode JSON data (as `json.loads` returns it) into StopReason; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_stop_reason, data)
 
 
 def encode_stop_reason(value: StopReason | UnknownStopReason) -> JSONValue:
-    """Encode StopReason as JSON data (the inverse of `decode_stop_reason`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_status(data: object) -> Status | UnknownStatus:
-    """Decode JSON data (as `json.loads` returns it) into Status; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_status, data)
 
 
 def encode_status(value: Status | UnknownStatus) -> JSONValue:
-    """Encode Status as JSON data (the inverse of `decode_status`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_mode(data: object) -> Mode:
-    """Decode JSON data (as `json.loads` returns it) into Mode; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_mode, data)
 
 
 def encode_mode(value: Mode) -> JSONValue:
-    """Encode Mode as JSON data (the inverse of `decode_mode`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_kind(data: object) -> Kind | UnknownKind:
-    """Decode JSON data (as `json.loads` returns it) into Kind; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_kind, data)
 
 
 def encode_kind(value: Kind | UnknownKind) -> JSONValue:
-    """Encode Kind as JSON data (the inverse of `decode_kind`)."""
+    """Encode as JSON data."""
     return value if isinstance(value, str) else value.value
 
 
 def decode_reply(data: object) -> Reply:
-    """Decode JSON data (as `json.loads` returns it) into Reply; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reply, data)
 
 
 def encode_reply(value: Reply) -> JSONValue:
-    """Encode Reply as JSON data (the inverse of `decode_reply`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_reply_color(data: object) -> ReplyColor | UnknownReplyColor:
-    """Decode JSON data (as `json.loads` returns it) into ReplyColor; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_reply_color, data)
 
 
 def encode_reply_color(value: ReplyColor | UnknownReplyColor) -> JSONValue:
-    """Encode ReplyColor as JSON data (the inverse of `decode_reply_color`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_signal(data: object) -> Signal:
-    """Decode JSON data (as `json.loads` returns it) into Signal; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_signal, data)
 
 
 def encode_signal(value: Signal) -> JSONValue:
-    """Encode Signal as JSON data (the inverse of `decode_signal`)."""
+    """Encode as JSON data."""
     if isinstance(value, (StopReason, UnknownStopReason)):
         return value.value
     return value.to_dict()

@@ -53,11 +53,9 @@ class A(_Record):
 
     kind: Literal["a"] = field(default="a", init=False)
     n: int
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["kind"] = "a"
         out["n"] = self.n
@@ -71,11 +69,9 @@ class B(_Record):
     """The B record."""
 
     kind: Literal["b"] = field(default="b", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["kind"] = "b"
         if self.extra:
@@ -174,36 +170,37 @@ _SHAPE_BY_TAG: dict[object, Callable[[object], Shape]] = {
 }
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_a(data: object) -> A:
-    """Decode JSON data (as `json.loads` returns it) into A; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_a, data)
 
 
 def encode_a(value: A) -> JSONValue:
-    """Encode A as JSON data (the inverse of `decode_a`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_b(data: object) -> B:
-    """Decode JSON data (as `json.loads` returns it) into B; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_b, data)
 
 
 def encode_b(value: B) -> JSONValue:
-    """Encode B as JSON data (the inverse of `decode_b`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_shape(data: object) -> Shape:
-    """Decode JSON data (as `json.loads` returns it) into Shape; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_shape, data)
 
 
 def encode_shape(value: Shape) -> JSONValue:
-    """Encode Shape as JSON data (the inverse of `decode_shape`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

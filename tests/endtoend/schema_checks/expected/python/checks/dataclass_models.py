@@ -126,24 +126,20 @@ def _schema_check(value: object, schema: dict[str, object], rule: str) -> None:
 class Link(_Record):
     """The Link record.
 
-    Checked as JSON Schema ('not/if/then/else/dependentSchemas' at /$defs/Link): must
-    not match `{"required": ["a", "href"]}`; when it matches `{"required": ["a"]}`, must
-    match `{"required": ["b"]}`; otherwise must match `{"properties": {"rel": {"$ref":
-    "#/$defs/Short"}}}`; when key `b` is present, must match `{"properties": {"a":
-    {"minimum": 3}}}`.
+    Checked as JSON Schema: must not match `{"required": ["a", "href"]}`; when it
+    matches `{"required": ["a"]}`, must match `{"required": ["b"]}`; otherwise must
+    match `{"properties": {"rel": {"$ref": "#/$defs/Short"}}}`; when key `b` is present,
+    must match `{"properties": {"a": {"minimum": 3}}}`.
     """
 
     href: str | None = None
     rel: str | None = None
     a: int | None = None
     b: int | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "href" in self._present or self.href is not None:
             out["href"] = self.href
@@ -162,16 +158,12 @@ class Link(_Record):
 class Named(_Record):
     """The Named record."""
 
-    # Checked as JSON Schema ('not' at /$defs/Named/properties/name): must not match
-    # `{"pattern": "^x"}`.
+    # Checked as JSON Schema: must not match `{"pattern": "^x"}`.
     name: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "name" in self._present or self.name is not None:
             out["name"] = self.name
@@ -184,18 +176,15 @@ class Named(_Record):
 class Odd(_Record):
     """The Odd record.
 
-    Checked as JSON Schema ('if/then' at /$defs/Odd): when it matches `{"properties":
-    {"p": {"type": "str"}}}`, must match `{"required": ["q"]}`.
+    Checked as JSON Schema: when it matches `{"properties": {"p": {"type": "str"}}}`,
+    must match `{"required": ["q"]}`.
     """
 
     p: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "p" in self._present or self.p is not None:
             out["p"] = self.p
@@ -210,7 +199,7 @@ Short: TypeAlias = str
 
 Pair: TypeAlias = Link | str
 """The Pair type.
-Checked as JSON Schema ('not' at /$defs/Pair): must not match `{"const": "bad"}`.
+Checked as JSON Schema: must not match `{"const": "bad"}`.
 """
 
 
@@ -344,67 +333,68 @@ def _e_union_link_or_str(value: Link | str) -> JSONValue:
 
 
 _LINK_KEYS = frozenset({"href", "rel", "a", "b"})
-_LINK_OPTIONAL = frozenset({"href", "rel", "a", "b"})
+_LINK_OPTIONAL = _LINK_KEYS
 
 
 _NAMED_KEYS = frozenset({"name"})
-_NAMED_OPTIONAL = frozenset({"name"})
+_NAMED_OPTIONAL = _NAMED_KEYS
 
 
 _ODD_KEYS = frozenset({"p"})
-_ODD_OPTIONAL = frozenset({"p"})
+_ODD_OPTIONAL = _ODD_KEYS
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_link(data: object) -> Link:
-    """Decode JSON data (as `json.loads` returns it) into Link; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_link, data)
 
 
 def encode_link(value: Link) -> JSONValue:
-    """Encode Link as JSON data (the inverse of `decode_link`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_short(data: object) -> Short:
-    """Decode JSON data (as `json.loads` returns it) into Short; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_short, data)
 
 
 def encode_short(value: Short) -> JSONValue:
-    """Encode Short as JSON data (the inverse of `decode_short`)."""
+    """Encode as JSON data."""
     return value
 
 
 def decode_named(data: object) -> Named:
-    """Decode JSON data (as `json.loads` returns it) into Named; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_named, data)
 
 
 def encode_named(value: Named) -> JSONValue:
-    """Encode Named as JSON data (the inverse of `decode_named`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_odd(data: object) -> Odd:
-    """Decode JSON data (as `json.loads` returns it) into Odd; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_odd, data)
 
 
 def encode_odd(value: Odd) -> JSONValue:
-    """Encode Odd as JSON data (the inverse of `decode_odd`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_pair(data: object) -> Pair:
-    """Decode JSON data (as `json.loads` returns it) into Pair; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_pair, data)
 
 
 def encode_pair(value: Pair) -> JSONValue:
-    """Encode Pair as JSON data (the inverse of `decode_pair`)."""
+    """Encode as JSON data."""
     return _e_union_link_or_str(value)
 
 

@@ -49,13 +49,10 @@ class Shapes(_Record):
 
     point: Point | None = None
     label: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         if "point" in self._present or self.point is not None:
             out["point"] = None if self.point is None else encode_point(self.point)
@@ -197,49 +194,50 @@ def _e_tuple_of_str_rest_int(value: tuple[str | int, ...]) -> JSONValue:
 
 
 _SHAPES_KEYS = frozenset({"point", "label"})
-_SHAPES_OPTIONAL = frozenset({"point", "label"})
+_SHAPES_OPTIONAL = _SHAPES_KEYS
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_point(data: object) -> Point:
-    """Decode JSON data (as `json.loads` returns it) into Point; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_point, data)
 
 
 def encode_point(value: Point) -> JSONValue:
-    """Encode Point as JSON data (the inverse of `decode_point`)."""
+    """Encode as JSON data."""
     return _e_tuple_of_float_float_closed_minitems2(value)
 
 
 def decode_short(data: object) -> Short:
-    """Decode JSON data (as `json.loads` returns it) into Short; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_short, data)
 
 
 def encode_short(value: Short) -> JSONValue:
-    """Encode Short as JSON data (the inverse of `decode_short`)."""
+    """Encode as JSON data."""
     return _e_tuple_of_int_str_closed(value)
 
 
 def decode_open(data: object) -> Open:
-    """Decode JSON data (as `json.loads` returns it) into Open; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_open, data)
 
 
 def encode_open(value: Open) -> JSONValue:
-    """Encode Open as JSON data (the inverse of `decode_open`)."""
+    """Encode as JSON data."""
     return _e_tuple_of_str_rest_int(value)
 
 
 def decode_shapes(data: object) -> Shapes:
-    """Decode JSON data (as `json.loads` returns it) into Shapes; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_shapes, data)
 
 
 def encode_shapes(value: Shapes) -> JSONValue:
-    """Encode Shapes as JSON data (the inverse of `decode_shapes`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

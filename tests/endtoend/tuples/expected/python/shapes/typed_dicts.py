@@ -4,6 +4,8 @@
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -41,9 +43,7 @@ __all__ = [
 class Shapes(TypedDict):
     """The Shapes object.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_shapes` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     point: NotRequired["Point"]
@@ -136,24 +136,25 @@ def _v_tuple_of_str_rest_int(value: object) -> list[str | int]:
 _SHAPES_KEYS = frozenset({"point", "label"})
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_point(data: object) -> Point:
-    """Check `data` (as `json.loads` returns it) against Point; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_point, data)
 
 
 def validate_short(data: object) -> Short:
-    """Check `data` (as `json.loads` returns it) against Short; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_short, data)
 
 
 def validate_open(data: object) -> Open:
-    """Check `data` (as `json.loads` returns it) against Open; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_open, data)
 
 
 def validate_shapes(data: object) -> Shapes:
-    """Check `data` (as `json.loads` returns it) against Shapes; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_shapes, data)

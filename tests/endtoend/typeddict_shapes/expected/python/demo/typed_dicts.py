@@ -9,6 +9,8 @@ The schema's root only holds definitions, so no type here is the module's root
 TypedDicts of the JSON as it is on the wire (keys exactly as sent), and `validate_<type>(data)`,
 which checks data at runtime with the same rules, error paths and messages as the dataclass
 flavor and returns the very object it was given, never a copy, never modified.
+Where a schema allows unknown keys, a TypedDict cannot declare them: a typed literal may not
+contain them, but `validate_<type>` accepts any whose value is JSON and leaves it in place.
 Standard library only; `polytype vendor` writes it as one file with its runtime.
 """
 
@@ -76,9 +78,7 @@ class Tree(TypedDict):
     """A recursive node.
     Second line ends with a quote"
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_tree` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     name: str
@@ -108,16 +108,14 @@ Weird = TypedDict(
 )
 Weird.__doc__ = """Keys that are not identifiers.
 
-Unknown keys are rejected by `validate_weird` (the schema forbids additional
-properties).
+Unknown keys are rejected by `validate_weird`.
 """
 
 
 class Ignored(TypedDict):
     """The Ignored object.
 
-    Note: unknown keys are allowed and ignored. A TypedDict cannot declare them;
-    `validate_ignored` does not look at them.
+    Note: unknown keys are allowed and ignored; a TypedDict cannot declare them.
     """
 
     kind: Literal["ignored"]
@@ -128,9 +126,7 @@ class Ignored(TypedDict):
 class Kept(TypedDict):
     """The Kept object.
 
-    Note: unknown keys are allowed and kept. A TypedDict cannot declare them, so a typed
-    literal may not contain them; `validate_kept` accepts any other key whose value is
-    JSON, and leaves it in place.
+    Note: unknown keys are allowed and kept; a TypedDict cannot declare them.
     """
 
     kind: Literal["kept"]
@@ -338,44 +334,45 @@ _NODE_BY_TAG: dict[object, Callable[[object], Node]] = {
 }
 
 
-# --- public API: validate_<type> checks JSON data and returns it, typed ---
+# --- public API: validate_<type> checks JSON data (as `json.loads` returns it) against the
+# type and returns it unchanged, typed, or raises DecodeError ---
 
 
 def validate_color(data: object) -> Color:
-    """Check `data` (as `json.loads` returns it) against Color; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_color, data)
 
 
 def validate_tree(data: object) -> Tree:
-    """Check `data` (as `json.loads` returns it) against Tree; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_tree, data)
 
 
 def validate_weird(data: object) -> Weird:
-    """Check `data` (as `json.loads` returns it) against Weird; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_weird, data)
 
 
 def validate_ignored(data: object) -> Ignored:
-    """Check `data` (as `json.loads` returns it) against Ignored; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_ignored, data)
 
 
 def validate_kept(data: object) -> Kept:
-    """Check `data` (as `json.loads` returns it) against Kept; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_kept, data)
 
 
 def validate_node(data: object) -> Node:
-    """Check `data` (as `json.loads` returns it) against Node; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_node, data)
 
 
 def validate_shape(data: object) -> Shape:
-    """Check `data` (as `json.loads` returns it) against Shape; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_shape, data)
 
 
 def validate_forest(data: object) -> Forest:
-    """Check `data` (as `json.loads` returns it) against Forest; return it unchanged, or raise DecodeError."""
+    """Check JSON data; raises DecodeError."""
     return _guard(_validate_forest, data)

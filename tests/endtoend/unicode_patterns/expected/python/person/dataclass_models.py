@@ -109,16 +109,12 @@ class Person(_Record):
     """The Person record."""
 
     name: str
-    # Checked as JSON Schema ('not' at /properties/nick): must not match
-    # `{"pattern": "^\\p{N}+$"}`.
+    # Checked as JSON Schema: must not match `{"pattern": "^\\p{N}+$"}`.
     nick: str | None = None
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
-    # Optional keys (and alias spellings) present in decoded input: written back even when default.
     _present: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["name"] = self.name
         if "nick" in self._present or self.nick is not None:
@@ -179,16 +175,17 @@ _PERSON_KEYS = frozenset({"name", "nick"})
 _PERSON_OPTIONAL = frozenset({"nick"})
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_person(data: object) -> Person:
-    """Decode JSON data (as `json.loads` returns it) into Person; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_person, data)
 
 
 def encode_person(value: Person) -> JSONValue:
-    """Encode Person as JSON data (the inverse of `decode_person`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 

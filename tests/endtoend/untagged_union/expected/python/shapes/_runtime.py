@@ -535,7 +535,10 @@ class _Record:
     """What every generated dataclass shares: `from_dict`, `from_json` and `to_json`.
 
     Each dataclass defines its own `to_dict`; its module sets `_decoder` to the class's
-    public decoder (`decode_<type>`) once that is defined.
+    public decoder (`decode_<type>`) once that is defined. A dataclass may also have
+    `extra`, the keys the schema does not declare, written back unchanged by `to_dict`,
+    and `_present`, the optional keys (and alias spellings) present in decoded input,
+    written back even when they hold the default.
     """
 
     __slots__ = ()

@@ -60,11 +60,9 @@ class A(_Record):
     """The A record."""
 
     role: str
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["role"] = self.role
         if self.extra:
@@ -77,11 +75,9 @@ class B(_Record):
     """The B record."""
 
     type: Literal["b"] = field(default="b", init=False)
-    # Keys the schema does not declare, written back unchanged by to_dict().
     extra: dict[str, JSONValue] = field(default_factory=dict, kw_only=True)
 
     def to_dict(self) -> dict[str, JSONValue]:
-        """The JSON data for this value; absent optional keys stay absent."""
         out: dict[str, JSONValue] = {}
         out["type"] = "b"
         if self.extra:
@@ -155,46 +151,47 @@ _B_KEYS = frozenset({"type"})
 _S_VALUES: dict[str, S] = {member.value: member for member in S}
 
 
-# --- public API: decode_<type> validates JSON data, encode_<type> returns it ---
+# --- public API: decode_<type> validates JSON data (as `json.loads` returns it) and builds
+# the type, raising DecodeError; encode_<type> is its inverse ---
 
 
 def decode_a(data: object) -> A:
-    """Decode JSON data (as `json.loads` returns it) into A; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_a, data)
 
 
 def encode_a(value: A) -> JSONValue:
-    """Encode A as JSON data (the inverse of `decode_a`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_b(data: object) -> B:
-    """Decode JSON data (as `json.loads` returns it) into B; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_b, data)
 
 
 def encode_b(value: B) -> JSONValue:
-    """Encode B as JSON data (the inverse of `decode_b`)."""
+    """Encode as JSON data."""
     return value.to_dict()
 
 
 def decode_s(data: object) -> S:
-    """Decode JSON data (as `json.loads` returns it) into S; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_s, data)
 
 
 def encode_s(value: S) -> JSONValue:
-    """Encode S as JSON data (the inverse of `decode_s`)."""
+    """Encode as JSON data."""
     return value.value
 
 
 def decode_u(data: object) -> U:
-    """Decode JSON data (as `json.loads` returns it) into U; raises DecodeError."""
+    """Decode JSON data; raises DecodeError."""
     return _guard(_decode_u, data)
 
 
 def encode_u(value: U) -> JSONValue:
-    """Encode U as JSON data (the inverse of `decode_u`)."""
+    """Encode as JSON data."""
     if isinstance(value, A):
         return value.to_dict()
     if isinstance(value, B):

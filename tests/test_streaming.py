@@ -227,7 +227,8 @@ def test_small_projects_and_vendoring_keep_the_serial_build(
 ) -> None:
     """The five shipped modules are read here (below the threshold); a build that keeps
     the IR (`polytype vendor`) never streams."""
-    assert not streaming.streams(find_project(REPO).schema_files())
+    shipped = find_project(REPO)
+    assert not streaming.streams(shipped, shipped.schema_files())
 
     def refused(*args: object) -> object:
         raise AssertionError("streamed")

@@ -97,7 +97,7 @@ def build(
     (`streaming.streams`)."""
     require_schemas(project)
     paths = project.schema_files()
-    if not keep_modules and streaming.streams(paths):
+    if not keep_modules and streaming.streams(project, paths):
         return streaming.build(project, paths, selected, inline_runtime)
     modules, warnings = read_modules(project, paths)
     schema_paths = {module.name: module.schema_path for module in modules}

@@ -49,10 +49,12 @@ STREAM_MIN_FILES = 8
 FILES_PER_WORKER = 20
 
 
-def streams(paths: Sequence[Path]) -> bool:
-    """Whether a build of these schema files streams."""
+def streams(project: Project, paths: Sequence[Path]) -> bool:
+    """Whether a build of `project`'s schema files `paths` streams (not with a missing
+    `templates` directory: the serial build reports it after the schemas' problems)."""
     return (
         len(paths) >= STREAM_MIN_FILES
+        and (project.templates_dir is None or project.templates_dir.is_dir())
         and (os.cpu_count() or 1) >= 2
         and "fork" in multiprocessing.get_all_start_methods()
     )

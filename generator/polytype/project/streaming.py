@@ -109,14 +109,19 @@ def build(
     )
     _JOB = _Job(project, paths, env, frozenset(selected) if selected else None)
     gc.freeze()  # what the workers fork with: none of it is collected there again
-    spool = Spool()
+    spool = Spool(memory_budget=0)  # a large build's files: on disk, none held here
+    formatting = PendingFormat()
     try:
         context = multiprocessing.get_context("fork")
         workers = min(len(paths), os.cpu_count() or 1)
         with context.Pool(workers, maxtasksperchild=FILES_PER_WORKER) as pool:
             results = pool.imap(_read_in_worker, range(len(paths)), chunksize=1)
-            return _finish(project, results, selected, env, spool)
+            outputs, reads, warnings = _collect(results, formatting, spool)
+        # the workers are gone (and what their allocators kept) before ruff starts
+        formatting.start()
+        return _finish(project, outputs, reads, warnings, selected, env, formatting, spool)
     except BaseException:
+        formatting.cancel()
         spool.close()
         raise
     finally:
@@ -125,29 +130,26 @@ def build(
 
 def _finish(
     project: Project,
-    results: Iterator[FileResult],
+    outputs: list[Rendered],
+    reads: list[ModuleRead],
+    warnings: list[Diagnostic],
     selected: list[str] | None,
     env: RenderEnv,
+    formatting: PendingFormat,
     spool: Spool,
 ) -> Build:
-    """The build from the workers' `results` (in file order): every file in `spool`, the
-    Python ones formatted."""
-    formatting = PendingFormat()
-    try:
-        outputs, reads, warnings = _collect(results, formatting, spool)
-        reads.sort(key=lambda read: read.naming.name)
-        schema_paths = {read.naming.name: read.naming.schema_path for read in reads}
-        wanted = {name: rendered_targets(project.targets_for(name)) for name in schema_paths}
-        pending = (len(outputs), formatting)
-        formatting.start()
-        env = replace(env, renderers=wanted)
-        for name, target in project_targets().items():
-            covered = [read.summaries[name] for read in reads if name in wanted[read.naming.name]]
-            if covered:
-                outputs.extend(spooled(output, spool) for output in target.render(covered, env))
-    except BaseException:
-        formatting.cancel()
-        raise
+    """The build from what the workers sent back (in file order): the project targets'
+    files too in `spool`, the Python ones formatted (those of the modules by
+    `formatting`, under way)."""
+    pending = (len(outputs), formatting)
+    reads.sort(key=lambda read: read.naming.name)
+    schema_paths = {read.naming.name: read.naming.schema_path for read in reads}
+    wanted = {name: rendered_targets(project.targets_for(name)) for name in schema_paths}
+    env = replace(env, renderers=wanted)
+    for name, target in project_targets().items():
+        covered = [read.summaries[name] for read in reads if name in wanted[read.naming.name]]
+        if covered:
+            outputs.extend(spooled(output, spool) for output in target.render(covered, env))
     inputs = pipeline.project_inputs(project, schema_paths)
     inputs.update((read.naming.schema_path, read.schema_sha256) for read in reads)
     references = dict(sorted(item for read in reads for item in read.references))

@@ -14,6 +14,7 @@ file order, whichever worker finishes first.
 from __future__ import annotations
 
 import gc
+import hashlib
 import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
@@ -35,11 +36,11 @@ from polytype.project.modules import (
 )
 from polytype.project.rendering import Rendered, format_python, spooled
 from polytype.targets import module_targets, project_targets, rendered_targets
-from polytype.targets.base import OutputFile
+from polytype.targets.base import FileKind, OutputFile
 from polytype.targets.base.formatting import PendingFormat
 from polytype.targets.base.render import RenderEnv, make_env
 from polytype.writing.build import Build
-from polytype.writing.spool import Spool
+from polytype.writing.spool import Spool, SpooledFile
 
 # Stream a project of at least this many schema files (a few, as the five shipped
 # modules, read faster in this process than workers fork and start).
@@ -73,12 +74,24 @@ class ModuleRead:
 
 
 @dataclass(frozen=True)
+class Staged:
+    """A file a worker rendered, written to the spool's staging directory (`file`)."""
+
+    path: str
+    target: str
+    module: str
+    kind: FileKind
+    sha256: str
+    file: str
+
+
+@dataclass(frozen=True)
 class FileResult:
     """One schema file, as a worker sends it back: its problems, or its module and files."""
 
     problems: tuple[Diagnostic, ...] = ()
     module: ModuleRead | None = None
-    outputs: tuple[OutputFile, ...] = ()
+    outputs: tuple[Staged, ...] = ()
     # rendering's problems: (the serial build's job order, its diagnostics)
     failed: tuple[tuple[tuple[bool, str, int], tuple[Diagnostic, ...]], ...] = field(default=())
 
@@ -89,6 +102,7 @@ class _Job:
     paths: Sequence[Path]
     env: RenderEnv  # without fixtures and renderers: each file's are its own
     selected: frozenset[str] | None
+    staging: Path  # where the workers write the files they render (the spool's)
 
 
 _JOB: _Job | None = None
@@ -107,11 +121,13 @@ def build(
         python_package=project.python_package,
         shared_runtime=not inline_runtime,
     )
-    _JOB = _Job(project, paths, env, frozenset(selected) if selected else None)
-    gc.freeze()  # what the workers fork with: none of it is collected there again
-    spool = Spool(memory_budget=0)  # a large build's files: on disk, none held here
+    # a large build's files: on disk, none held here (the workers write them there)
+    spool = Spool(memory_budget=0)
     formatting = PendingFormat()
     try:
+        staging = spool.staging()
+        _JOB = _Job(project, paths, env, frozenset(selected) if selected else None, staging)
+        gc.freeze()  # what the workers fork with: none of it is collected there again
         context = multiprocessing.get_context("fork")
         workers = min(len(paths), os.cpu_count() or 1)
         with context.Pool(workers, maxtasksperchild=FILES_PER_WORKER) as pool:
@@ -188,12 +204,23 @@ def _collect(
             warnings.extend(result.module.warnings)
         if problems or failed:
             continue  # nothing is written: the files need not be kept
-        for output in result.outputs:
-            if output.kind == "python":
-                formatting.add(output.text, output.path)
-                outputs.append(replace(output, text=""))
+        for staged in result.outputs:
+            source = Path(staged.file)
+            if staged.kind == "python":  # to ruff, one text at a time
+                formatting.add(source.read_bytes().decode("utf-8"), staged.path)
+                source.unlink()
+                outputs.append(OutputFile(staged.path, "", staged.target, staged.module, "python"))
             else:
-                outputs.append(spool.put(output))
+                outputs.append(
+                    SpooledFile(
+                        staged.path,
+                        staged.target,
+                        staged.module,
+                        staged.kind,
+                        staged.sha256,
+                        source,
+                    )
+                )
     problems.extend(duplicate_names([read.naming for read in reads]))
     if problems:
         raise InputError(problems)
@@ -237,15 +264,27 @@ def _read_in_worker(index: int) -> FileResult:
     selected = _JOB.selected
     if selected is not None and not {module.name, module.schema_path} & selected:
         return FileResult(module=kept)
-    outputs: list[OutputFile] = []
+    outputs: list[Staged] = []
     failed: list[tuple[tuple[bool, str, int], tuple[Diagnostic, ...]]] = []
     for order, (target, _) in enumerate(module_targets().items()):
         if target not in wanted:
             continue
         try:
-            outputs.extend(rendering.render_target(module, target, env))
+            # each file to disk at once: the worker holds one target's, nothing travels back
+            for output in rendering.render_target(module, target, env):
+                outputs.append(_stage(output, f"{index}.{len(outputs)}"))
         except InputError as error:
             # the serial build's order: Python targets first, then by module and target
             key = (not target.startswith("python"), module.name, order)
             failed.append((key, tuple(error.diagnostics)))
     return FileResult(module=kept, outputs=tuple(outputs), failed=tuple(failed))
+
+
+def _stage(output: OutputFile, name: str) -> Staged:
+    """`output` written to the job's staging directory as `name`."""
+    assert _JOB is not None
+    data = output.text.encode("utf-8")
+    file = _JOB.staging / name
+    file.write_bytes(data)
+    sha256 = hashlib.sha256(data).hexdigest()
+    return Staged(output.path, output.target, output.module, output.kind, sha256, str(file))

@@ -83,6 +83,28 @@ def test_hostile_outputs_are_clean(tmp_path: Path) -> None:
     _assert_clean(_python_outputs(ROOT / "tests" / "hostile" / "hostile.yaml"), tmp_path)
 
 
+def test_names_that_meet_an_import_leave_no_unused_code(tmp_path: Path) -> None:
+    """Catalogue schemas whose output ruff flagged: a TypedDict key `json` kept `import
+    json`, an enum member `VERSION` kept Pydantic's `VERSION`, both read as uses (F401),
+    and a tuple without constraints bound its checked items to an unused name (F841)."""
+    schema = tmp_path / "names.json"
+    schema.write_text(
+        """{
+  "title": "Names",
+  "type": "object",
+  "properties": {
+    "format": {"type": "object", "properties": {"json": {"type": "string"}}},
+    "field": {"enum": ["version", "other"]},
+    "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "object"}]}
+  }
+}""",
+        encoding="utf-8",
+    )
+    outputs = _python_outputs(schema)
+    assert any("VERSION = " in text for text, _ in outputs)
+    _assert_clean(outputs, tmp_path / "out")
+
+
 @pytest.mark.parametrize("schema", ["hostile", "synthetic"])
 def test_large_files_formatted_in_pieces_come_out_the_same(
     schema: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -17,6 +17,8 @@ import json
 import re
 from typing import Literal, TypeAlias, cast
 
+from pydantic import VERSION
+
 from .._runtime import (
     DecodeError,
     JSONValue,
@@ -41,6 +43,11 @@ BODIES = {
     "hash in a string": "X = \"# json\" + '#' + str(re)\n",
     "quote in a comment": "# it's json's \"re\"\nX = cast(int, 1)\n",
     "adjacent strings": "X = \"a\"\"b\" 'c''d' + json.dumps(1)\nY = \"\"\"re\"\"\" '''_guard'''\n",
+    "key named like an import": 'class Format(TypedDict):\n    json: str\n    re: "JSONValue"\n',
+    "dict key on its own line": "X = {\n    json: 1,\n    cast: 2,\n}\n",
+    "enum member named like an import": 'class Field(Enum):\n    VERSION = "version"\n    re = "re"\n',
+    "keyword on its own line": "X = dict(\n    json=1,\n    re = 2,\n)\n",
+    "annotated local": "def f() -> None:\n    re: int = 1\n    print(re)\n",
     "repeated lines": "def f() -> None:\n    pass\n\n\ndef g() -> None:\n    pass\n\n\nX = re\n",
 }
 
@@ -49,6 +56,18 @@ BODIES = {
 def test_text_and_syntax_tree_keep_the_same_imports(body: str) -> None:
     text = HEADER + BODIES[body]
     assert prune_imports(text) == _prune_parsed(text)
+
+
+def test_a_typed_dict_key_named_like_an_import_does_not_keep_it() -> None:
+    # a TypedDict's keys are the JSON keys as they are (`json`, `re`): a key binds no name
+    pruned = prune_imports(HEADER + BODIES["key named like an import"])
+    assert "import json" not in pruned and "import re" not in pruned
+    assert "JSONValue" in pruned  # the string annotation is a type: kept
+
+
+def test_an_enum_member_named_like_an_import_does_not_keep_it() -> None:
+    pruned = prune_imports(HEADER + BODIES["enum member named like an import"])
+    assert "VERSION" not in pruned.split("class Field")[0]
 
 
 def test_a_name_only_in_comments_and_docstrings_is_not_kept() -> None:

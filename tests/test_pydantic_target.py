@@ -462,3 +462,43 @@ def test_a_checked_model_under_a_pattern_has_an_adapter_without_config(tmp_path:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_keys_named_like_plugin_and_module_names_type_check_and_lint(tmp_path: Path) -> None:
+    """A property `kwargs` of a model that allows extra keys met the `**kwargs` Pydantic's
+    mypy plugin gives its `__init__` ("already defined", a cloudify catalogue schema), and
+    a TypedDict key `json` kept the unused `import json` (ruff F401, apollo-router): the
+    field is renamed, and a key binds no name."""
+    schema = {
+        "title": "Logging",
+        "type": "object",
+        "properties": {
+            "kwargs": {"type": "object"},
+            "format": {
+                "type": "object",
+                "properties": {"json": {"type": "string"}, "re": {"type": "boolean"}},
+            },
+        },
+    }
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "settings.json").write_text(json.dumps(schema), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.polytype]\nschema-dir = "schema"\ntargets = ["dataclasses", "typeddicts", "pydantic"]\n',
+        encoding="utf-8",
+    )
+    assert main(["--project", str(tmp_path), "generate"]) == 0
+    package = tmp_path / "generated" / "python" / "settings"
+    assert "kwargs_: " in (package / "pydantic_models.py").read_text(encoding="utf-8")
+    assert "import json\n" not in (package / "typed_dicts.py").read_text(encoding="utf-8")
+    repo = Path(__file__).resolve().parent.parent
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(repo / "pyproject.toml"),
+         "--no-incremental", "--cache-dir", str(tmp_path / "cache"), "settings"],
+        cwd=package.parent, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout
+    linted = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "--isolated", "--select", "F", "."],
+        cwd=package, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert linted.returncode == 0, linted.stdout

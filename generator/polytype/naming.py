@@ -43,6 +43,9 @@ PYTHON_CLASS_BODY_NAMES = frozenset(
         # reached through BaseModel's metaclass (ABCMeta): Pydantic warns when a field
         # shadows them
         "mro", "register",
+        # the `**kwargs` that Pydantic's mypy plugin gives the `__init__` of a model that
+        # allows extra keys: a field of that name would be a second parameter `kwargs`
+        "kwargs",
     }
 )  # fmt: skip
 

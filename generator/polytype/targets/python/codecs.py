@@ -310,8 +310,9 @@ class Codecs:
             self._list_constraints(f"_tuple(value, ({prefix}), {rest})", type_ref.constraints)
         )
         lines[-1] = f"return cast({annotation}, {result})"
-        if len(lines) == 1:
-            lines.insert(0, f"items = _tuple(value, ({prefix}), {rest})")
+        if len(lines) == 1:  # no constraint reads the items: a TypedDict checks them only
+            checked = f"_tuple(value, ({prefix}), {rest})"
+            lines.insert(0, f"items = {checked}" if self.flavor.tuples else checked)
         return tuple(lines)
 
     def _map_constraints(self, expression: str, constraints: ir.Constraints) -> tuple[str, ...]:

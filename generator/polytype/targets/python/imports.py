@@ -48,8 +48,9 @@ def prune_imports(text: str) -> str:
     rest = _distinct_lines(lines, imports)
     imported = _imported(imports)
     used = _used_in_text(rest, lined, imported)
-    if used is None or used.in_strings:
-        # a name only a string holds may be a type or a value: as the syntax tree says
+    if used is None or used.in_strings or used.as_targets:
+        # a name only a string holds may be a type or a value, a name only an annotated
+        # target spells may be a binding or a dict key: as the syntax tree says
         return _prune_parsed(text)
     return _rewrite(text, imports, used.in_code - _defined_in_text("\n" + rest))
 
@@ -185,6 +186,9 @@ def _end(node: ast.stmt) -> int:
 class _TextNames:
     in_code: set[str]  # identifiers in code, and the names `__all__` exports
     in_strings: set[str]  # identifiers only the other one-line strings hold
+    # identifiers that stand in code only where a line starts `name:` (a TypedDict's key
+    # `json: str` binds no name; a dict's key on a line of its own uses one)
+    as_targets: set[str]
 
 
 def _used_in_text(lines: str, lined: str, names: set[str]) -> _TextNames | None:
@@ -198,30 +202,57 @@ def _used_in_text(lines: str, lined: str, names: set[str]) -> _TextNames | None:
     module collected."""
     pieces = _STRING.split(lines)  # code, string, code, ..., code
     bare = '""'.join(pieces[0::2])
-    in_code = {name for name in names if _stands(name, bare)}
+    standing = {name: _stands(name, bare) for name in names}
+    in_code = {name for name, how in standing.items() if how == _USE}
+    as_targets = {name for name, how in standing.items() if how == _TARGET}
     exported = _ALL.search(lined)
-    if exported is None and _stands("__all__", bare):
+    if exported is None and _stands("__all__", bare) != _ABSENT:
         return None
     if exported is not None:
         in_code.update(names.intersection(_IDENTIFIER.findall(exported.group(1))))
     strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in code
-    return _TextNames(in_code, {name for name in names - in_code if _stands(name, strings)})
+    in_strings = {
+        name for name in names - in_code - as_targets if _stands(name, strings) != _ABSENT
+    }
+    return _TextNames(in_code, in_strings, as_targets - in_code)
 
 
-def _stands(name: str, text: str) -> bool:
+# How an identifier stands in a text (`_stands`): not at all, only as the first word of
+# lines that go on with `:` (an annotated target or a dict key), or elsewhere (a use).
+_ABSENT, _TARGET, _USE = "absent", "target", "use"
+
+
+def _stands(name: str, text: str) -> str:
     """Whether identifier `name` occurs in `text` as an identifier of its own that is not
     an attribute, as `_IDENTIFIER` would find it: no word character or dot before it, no
     word character after it (a word character: `_` or one `str.isalnum` accepts, as in
-    regular expressions)."""
+    regular expressions). `_USE` at its first such place that is not the start of a line
+    going on with `name:` (`_TARGET` when every place is one), else `_ABSENT`."""
     end = len(name)
+    found = _ABSENT
     index = text.find(name)
     while index >= 0:
         before = text[index - 1] if index else " "
         after = text[index + end] if index + end < len(text) else " "
         if before != "." and not _is_word(before) and not _is_word(after):
-            return True
+            if not _starts_target(text, index, index + end):
+                return _USE
+            found = _TARGET
         index = text.find(name, index + 1)
-    return False
+    return found
+
+
+def _starts_target(text: str, start: int, end: int) -> bool:
+    """Whether the identifier at `text[start:end]` is the first word of its line and is
+    followed by `:` (not `:=`) or ` = ` (an enum member `VERSION = "version"`, a keyword
+    argument on a line of its own)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip(" \t"):
+        return False
+    after = text[end : end + 3]
+    if after.startswith(":"):
+        return not after.startswith(":=")
+    return after.startswith(("=", " =")) and not after.startswith(("==", " =="))
 
 
 def _is_word(character: str) -> bool:
@@ -315,8 +346,12 @@ def _used(nodes: Iterable[ast.AST]) -> set[str]:
         ):
             used.update(_strings(top.value))
         for node in ast.walk(top):
-            if isinstance(node, ast.Name):
+            # a name bound (`json: str` in a TypedDict, a loop variable) is not a use;
+            # one that `+=` rebinds is read first
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Store):
                 used.add(node.id)
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                used.add(node.target.id)
             for expression in _type_expressions(node):
                 used |= _names_in_strings(expression)
     return used
@@ -334,14 +369,28 @@ def _type_expressions(node: ast.AST) -> list[ast.expr]:
         found.append(node.annotation)
     elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
         found.append(node.returns)
-    elif isinstance(node, ast.Subscript):
-        if not (isinstance(node.value, ast.Name) and node.value.id == "Literal"):
-            found.append(node.slice)
+    elif isinstance(node, ast.Subscript) and _is_generic(node.value):
+        found.append(node.slice)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         position = _TYPE_CALLS.get(node.func.id)
         if position is not None and len(node.args) > position:
             found.append(node.args[position])
     return found
+
+
+# The builtin generics a generated module subscripts with types (`list["Item"]`).
+_BUILTIN_GENERICS = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
+
+
+def _is_generic(value: ast.expr) -> bool:
+    """Whether a subscript of `value` takes types: a builtin generic, or a name spelled as
+    a type is (`Annotated`, `Omittable`, `typing.Optional`), never `Literal`, whose
+    strings are values. A variable of generated code is lower-case (`obj["json"]` reads
+    a key)."""
+    name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", "")
+    if not isinstance(name, str) or name == "Literal":
+        return False
+    return name in _BUILTIN_GENERICS or name.lstrip("_")[:1].isupper()
 
 
 def _names_in_strings(expression: ast.AST) -> set[str]:

@@ -211,13 +211,13 @@ def templates_digest(user_dir: Path | None = None) -> str:
     if user_dir is not None:
         roots.append(("user:", user_dir))
     for root_prefix, root in roots:
-        entries.extend(_template_files(root_prefix, root))
+        entries.extend(template_files(root_prefix, root))
     for name, data in sorted(entries):
         hasher.update(name.encode() + b"\0" + data)
     return hasher.hexdigest()
 
 
-def _template_files(root_prefix: str, root: Traversable) -> list[tuple[str, bytes]]:
+def template_files(root_prefix: str, root: Traversable) -> list[tuple[str, bytes]]:
     stack = [(root_prefix, root)]
     entries: list[tuple[str, bytes]] = []
     while stack:

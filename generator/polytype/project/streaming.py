@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from polytype.diagnostics import Diagnostic, InputError
+from polytype.package_data import template_root
 from polytype.project import fixtures, pipeline, rendering
 from polytype.project.config import Project
 from polytype.project.modules import (
@@ -35,7 +36,7 @@ from polytype.project.modules import (
     read_one,
 )
 from polytype.project.rendering import Rendered, format_python, spooled
-from polytype.targets import module_targets, project_targets, rendered_targets
+from polytype.targets import module_targets, name_checks, project_targets, rendered_targets
 from polytype.targets.base import FileKind, OutputFile
 from polytype.targets.base.formatting import PendingFormat
 from polytype.targets.base.render import RenderEnv, make_env
@@ -127,6 +128,7 @@ def build(
     try:
         staging = spool.staging()
         _JOB = _Job(project, paths, env, frozenset(selected) if selected else None, staging)
+        _warm(env)
         gc.freeze()  # what the workers fork with: none of it is collected there again
         context = multiprocessing.get_context("fork")
         workers = min(len(paths), os.cpu_count() or 1)
@@ -142,6 +144,19 @@ def build(
         raise
     finally:
         _JOB = None
+
+
+def _warm(env: RenderEnv) -> None:
+    """Load here what each worker would load again after each fork: the targets' modules,
+    the bundler (`referencing`) and every built-in template, compiled."""
+    import polytype.frontend.bundle  # noqa: F401 (compile imports it when a schema needs it)
+
+    module_targets()
+    project_targets()
+    name_checks()
+    for name, _ in pipeline.template_files("", template_root()):
+        if name.endswith(".j2"):
+            env.jinja.get_template(name)
 
 
 def _finish(

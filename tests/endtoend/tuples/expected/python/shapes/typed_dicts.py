@@ -117,7 +117,7 @@ def _v_tuple_of_float_float_closed_minitems2(value: object) -> list[float]:
 
 
 def _v_tuple_of_int_str_closed(value: object) -> list[int | str]:
-    items = _tuple(
+    _tuple(
         value,
         (
             _int,
@@ -129,7 +129,7 @@ def _v_tuple_of_int_str_closed(value: object) -> list[int | str]:
 
 
 def _v_tuple_of_str_rest_int(value: object) -> list[str | int]:
-    items = _tuple(value, (_str,), _int)
+    _tuple(value, (_str,), _int)
     return cast(list[str | int], value)
 
 

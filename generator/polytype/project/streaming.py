@@ -134,7 +134,7 @@ def build(
         workers = min(len(paths), os.cpu_count() or 1)
         with context.Pool(workers, maxtasksperchild=FILES_PER_WORKER) as pool:
             results = pool.imap(_read_in_worker, range(len(paths)), chunksize=1)
-            outputs, reads, warnings = _collect(results, formatting, spool)
+            outputs, reads, warnings = _collect(results, formatting)
         # the workers are gone (and what their allocators kept) before ruff starts
         formatting.start()
         return _finish(project, outputs, reads, warnings, selected, env, formatting, spool)
@@ -198,12 +198,12 @@ def _finish(
 
 
 def _collect(
-    results: Iterator[FileResult], formatting: PendingFormat, spool: Spool
+    results: Iterator[FileResult], formatting: PendingFormat
 ) -> tuple[list[Rendered], list[ModuleRead], list[Diagnostic]]:
-    """Every file's outputs (the Python ones handed to `formatting`, the others spooled),
-    modules and warnings, in file order; the problems raised as the serial build raises
-    them: reading's and the duplicate names, the selection, the package's names, then
-    rendering's."""
+    """Every file's outputs (the Python ones handed to `formatting`, the others the spool's
+    as the workers staged them), modules and warnings, in file order; the problems raised
+    as the serial build raises them: reading's and the duplicate names, the selection, the
+    package's names, then rendering's."""
     assert _JOB is not None
     project, selected = _JOB.project, _JOB.selected
     outputs: list[Rendered] = []

@@ -161,6 +161,7 @@ def pascal_case(name: str) -> str:
     return result
 
 
+@lru_cache(maxsize=65536)
 def _words(text: str) -> str:
     """snake_case words of `text`; text with no ASCII letters or digits spells its code points."""
     if ascii_identifier(text).strip("_"):
@@ -170,6 +171,7 @@ def _words(text: str) -> str:
     return "_".join(f"u{ord(char):04x}" for char in text[:8])
 
 
+@lru_cache(maxsize=65536)
 def python_field_name(json_key: str) -> str:
     """A safe Python attribute for a JSON key: snake_case, never private or shadowing.
 
@@ -257,6 +259,7 @@ def elixir_field(json_key: str, x_field: str | None, x_elixir_field: str | None)
 ELIXIR_MEMBER_RESERVED = frozenset({"extra"})
 
 
+@lru_cache(maxsize=65536)
 def elixir_field_name(json_key: str) -> str:
     """A safe Elixir struct key: snake_case; reserved words and the struct's own keys get `_`."""
     name = snake_case(json_key) if ascii_identifier(json_key).strip("_") else _words(json_key)
@@ -265,6 +268,7 @@ def elixir_field_name(json_key: str) -> str:
     return name
 
 
+@lru_cache(maxsize=65536)
 def elixir_atom(value: str) -> str:
     """`acceptEdits` → `accept_edits`: the atom an enum value decodes to (as `:accept_edits`)."""
     name = _words(value)

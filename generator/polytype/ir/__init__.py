@@ -162,6 +162,18 @@ def nested_types(module: Module) -> Iterator[TypeRef]:
 
 
 def schema_checks(module: Module) -> tuple[SchemaCheck, ...]:
+    """`module_schema_checks`, computed once a module (kept with it as `runtime_checks`
+    is: lowering, every target and the docs ask, each a walk of every type)."""
+    found = module.__dict__.get(_SCHEMA_CHECKS)
+    if found is None:
+        found = module.__dict__[_SCHEMA_CHECKS] = module_schema_checks(module)
+    return found
+
+
+_SCHEMA_CHECKS = "_schema_checks"
+
+
+def module_schema_checks(module: Module) -> tuple[SchemaCheck, ...]:
     """Every schema check of the module: records' and unions' own, then those of
     `Checked` types wherever they are."""
     found: list[SchemaCheck] = []

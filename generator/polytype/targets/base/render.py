@@ -208,6 +208,7 @@ def _ex_escape(text: str, keep: str = "") -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=65536)
 def ex_str(value: str) -> str:
     """An Elixir string literal that evaluates to `value` exactly and never interpolates.
 

@@ -48,11 +48,11 @@ class RecordView:
     helpers: tuple[HelperView, ...]
 
 
-def _variables(record: ir.Record) -> dict[str, str]:
+def _variables(record: ir.Record, names: tuple[str, ...]) -> dict[str, str]:
     """A local variable per field, never clashing with the decoder's own variables."""
     taken: set[str] = set(_RESERVED_VARIABLES)
     result: dict[str, str] = {}
-    for item, name in zip(record.fields, field_names(record), strict=True):
+    for item, name in zip(record.fields, names, strict=True):
         if item.is_tag:
             continue
         candidate = name if _PLAIN_VARIABLE.match(name) else ""
@@ -70,11 +70,11 @@ def _variables(record: ir.Record) -> dict[str, str]:
     return result
 
 
-def _record_doc(record: ir.Record) -> str:
+def _record_doc(record: ir.Record, names: tuple[str, ...]) -> str:
     lines = [record.doc or f"The {type_label(record.name)} record."]
     if record.fields:
         lines += ["", "## Fields", ""]
-        for item, name in zip(record.fields, field_names(record), strict=True):
+        for item, name in zip(record.fields, names, strict=True):
             wire = f"`{item.json_key}`" + "".join(f", `{alias}`" for alias in item.aliases)
             if item.is_tag:
                 assert isinstance(item.type, ir.LiteralValue)
@@ -124,7 +124,8 @@ def _spellings_list(item: ir.Field) -> layout.Items:
 
 def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     gen = FileGen(module)
-    variables = _variables(record)
+    names = field_names(record)
+    variables = _variables(record, names)
     struct_fields: list[tuple[str, layout.Code]] = []
     type_fields: list[tuple[str, layout.Code]] = []
     enforce: list[str] = []
@@ -137,7 +138,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     optional_keys: list[str] = []
     alias_pairs: list[tuple[str, str]] = []
     uses_present_in_encode = False
-    for item, name in zip(record.fields, field_names(record), strict=True):
+    for item, name in zip(record.fields, names, strict=True):
         key = ex_key(name)
         access = ex_access("value", name)
         alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
@@ -312,7 +313,7 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     last = len(steps) - 1
     return RecordView(
         module=type_module(module, record),
-        doc=_record_doc(record),
+        doc=_record_doc(record, names),
         enforce_keys=_attribute("enforce_keys", enforce) if enforce else "",
         defstruct=(
             layout.keyword_call("defstruct", struct_fields, 2) if struct_fields else "defstruct []"

@@ -292,7 +292,7 @@ def test_docs_templates_md_lists_what_each_template_receives(
 ) -> None:
     """docs/templates.md's variable table is what the targets really pass: render the shipped
     schemas, record each template's context, and compare."""
-    from polytype.project import pipeline
+    from polytype.project import pipeline, rendering
     from polytype.project.config import find_project
     from polytype.targets.base import render
 
@@ -304,7 +304,7 @@ def test_docs_templates_md_lists_what_each_template_receives(
         return original(self, template, **context)
 
     monkeypatch.setattr(render.RenderEnv, "render", recording)
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 10**9)  # render here, not in workers
+    monkeypatch.setattr(rendering, "PARALLEL_MIN_TYPES", 10**9)  # render here, not in workers
     pipeline.build(find_project(REPO))
     observed = {template: sorted(keys | {"version"}) for template, keys in seen.items()}
     documented: dict[str, list[str]] = {}

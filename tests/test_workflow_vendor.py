@@ -169,7 +169,7 @@ def test_missing_flavor_fails_clearly(
 ) -> None:
     everything = targets.module_targets()
     without = {name: render for name, render in everything.items() if name != "python-pydantic"}
-    monkeypatch.setattr("polytype.project.pipeline.module_targets", lambda: without)
+    monkeypatch.setattr("polytype.project.rendering.module_targets", lambda: without)
     dest = tmp_path / "m.py"
     assert run(project, "vendor", "nano_agent", "--flavor", "pydantic", "--dest", str(dest)) == 2
     err = capsys.readouterr().err

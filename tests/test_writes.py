@@ -31,7 +31,7 @@ import pytest
 from polytype import ir
 from polytype.cli import main
 from polytype.diagnostics import Diagnostic, InputError, Position
-from polytype.project import pipeline
+from polytype.project import rendering
 from polytype.project.config import Project
 from polytype.writing import spool, writer
 from ruamel.yaml import YAML
@@ -502,9 +502,9 @@ def test_parallel_and_serial_rendering_write_the_same_files(
         pytest.fail("this test needs fork and two cores, as CI has")
     serial = make_project(tmp_path / "serial")
     parallel = make_project(tmp_path / "parallel")
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 10**9)
+    monkeypatch.setattr(rendering, "PARALLEL_MIN_TYPES", 10**9)
     assert main(["--project", str(serial), "generate"]) == 0
-    real = pipeline._render_target
+    real = rendering.render_target
     seen = tmp_path / "seen"
     seen.mkdir()
 
@@ -512,12 +512,12 @@ def test_parallel_and_serial_rendering_write_the_same_files(
         (seen / f"{os.getpid()}-{module.name}-{target}").touch()
         return real(module, target, env)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1)
-    monkeypatch.setattr(pipeline, "_render_target", recorded)  # the workers fork with it
+    monkeypatch.setattr(rendering, "PARALLEL_MIN_TYPES", 1)
+    monkeypatch.setattr(rendering, "render_target", recorded)  # the workers fork with it
     assert main(["--project", str(parallel), "generate"]) == 0
     assert digest(tree(parallel / "generated")) == digest(tree(serial / "generated"))
     jobs = [name.split("-", 1) for name in os.listdir(seen)]
-    assert len(jobs) == len(MODULES) * len(pipeline.module_targets())
+    assert len(jobs) == len(MODULES) * len(rendering.module_targets())
     assert str(os.getpid()) not in {pid for pid, _ in jobs}  # all ran in the workers
 
 
@@ -525,8 +525,8 @@ def test_a_problem_found_in_a_worker_is_reported_with_its_location(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project = make_project(tmp_path / "p")
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1)
-    real = pipeline._render_target
+    monkeypatch.setattr(rendering, "PARALLEL_MIN_TYPES", 1)
+    real = rendering.render_target
 
     def failing(module: ir.Module, target: str, env: object) -> object:
         if target == "elixir" and module.name == "nano_agent":
@@ -535,7 +535,7 @@ def test_a_problem_found_in_a_worker_is_reported_with_its_location(
             )
         return real(module, target, env)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "_render_target", failing)  # the workers fork with it
+    monkeypatch.setattr(rendering, "render_target", failing)  # the workers fork with it
     assert main(["--project", str(project), "generate"]) != 0
     err = capsys.readouterr().err
     assert "schema/nano_agent.yaml:3:5" in err and "worker said no" in err
@@ -575,15 +575,15 @@ def test_a_failed_render_leaves_the_old_outputs_and_no_scratch_files(
     project = copy_of(base, tmp_path / "p")
     old = tree(project / "generated")
     change_schemas(project)
-    monkeypatch.setattr(pipeline, "PARALLEL_MIN_TYPES", 1 if parallel else 10**9)
-    real = pipeline._render_target
+    monkeypatch.setattr(rendering, "PARALLEL_MIN_TYPES", 1 if parallel else 10**9)
+    real = rendering.render_target
 
     def failing(module: ir.Module, target: str, env: object) -> object:
         if target == "docs" and module.name == MODULES[-1]:
             raise InputError([Diagnostic("schema/x.yaml", Position(1, 1), "", "render said no")])
         return real(module, target, env)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "_render_target", failing)
+    monkeypatch.setattr(rendering, "render_target", failing)
     assert main(["--project", str(project), "generate"]) == 2
     assert tree(project / "generated") == old
     assert list(scratch.iterdir()) == []

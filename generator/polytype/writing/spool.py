@@ -88,6 +88,13 @@ class Spool:
         source.write_bytes(data)
         return hashlib.sha256(data).hexdigest(), source
 
+    def staging(self) -> Path:
+        """A directory of the spool where other processes (a build's workers) write files
+        that are then the spool's: each a `SpooledFile`'s source, removed with the spool."""
+        staged = self._directory() / "staged"
+        staged.mkdir(exist_ok=True)
+        return staged
+
     def close(self) -> None:
         """Let go of the files: remove the scratch directory and everything in it."""
         self._closed = True

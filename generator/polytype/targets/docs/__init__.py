@@ -9,10 +9,11 @@ templates only loop and print.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import assert_never
 
 from polytype import ir
-from polytype.targets.base import OutputFile
+from polytype.targets.base import OutputFile, ProjectTarget
 from polytype.targets.base.render import RenderEnv, md_cell, md_code, md_text
 from polytype.targets.docs.describe import Describer, label, link
 from polytype.targets.docs.diagram import diagram, too_large
@@ -106,22 +107,28 @@ def _kind_counts(module: ir.Module) -> str:
     return ", ".join(counts)
 
 
-def render_index(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
-    rows = [
-        IndexRow(
-            "| "
-            + " | ".join(
-                (
-                    f"[{md_cell(module.name)}]({module.name}.md)",
-                    md_cell(module.title or ""),
-                    f"{len(module.types)} ({_kind_counts(module)})" if module.types else "0",
-                    md_code(namespace(module)),
-                    md_code(module.schema_path),
-                )
+def index_row(module: ir.Module, env: RenderEnv) -> IndexRow:
+    """`module`'s row of the index (all the index needs of it)."""
+    return IndexRow(
+        "| "
+        + " | ".join(
+            (
+                f"[{md_cell(module.name)}]({module.name}.md)",
+                md_cell(module.title or ""),
+                f"{len(module.types)} ({_kind_counts(module)})" if module.types else "0",
+                md_code(namespace(module)),
+                md_code(module.schema_path),
             )
-            + " |"
         )
-        for module in modules
-    ]
-    text = env.render("docs/index.md.j2", rows=rows)
+        + " |"
+    )
+
+
+def render_rows(rows: Sequence[IndexRow], env: RenderEnv) -> list[OutputFile]:
+    """`docs/index.md`, a row a module (`index_row`)."""
+    text = env.render("docs/index.md.j2", rows=list(rows))
     return [OutputFile("docs/index.md", text, PROJECT_TARGET, "", "markdown")]
+
+
+# The index of every module's page.
+render_index = ProjectTarget(index_row, render_rows)

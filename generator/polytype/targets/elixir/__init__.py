@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import assert_never
 
 from polytype import ir
-from polytype.targets.base import FileKind, OutputFile, depth
+from polytype.targets.base import FileKind, OutputFile, ProjectTarget, depth
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.elixir.aliases import alias_view
 from polytype.targets.elixir.collisions import check_collisions
@@ -130,11 +132,27 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     return outputs
 
 
-def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
+@dataclass(frozen=True)
+class ProjectNeeds:
+    """What the mix project needs of one module: its runtime parts, and whether it has an
+    open enum (the ExUnit helper that probes them)."""
+
+    checks: frozenset[str]
+    open_enums: bool
+
+
+def project_needs(module: ir.Module, env: RenderEnv) -> ProjectNeeds:
+    return ProjectNeeds(
+        ir.runtime_checks(module),
+        any(isinstance(named, ir.EnumType) and named.unknown for named in module.types),
+    )
+
+
+def render_mix_project(needs: Sequence[ProjectNeeds], env: RenderEnv) -> list[OutputFile]:
     """The runtime every namespace uses, mix.exs, .formatter.exs, .gitignore and
     test/test_helper.exs for the whole mix project.
 
-    `modules` is every module of the project with Elixir output, also when a run renders
+    `needs` is every module's of the project with Elixir output, also when a run renders
     only some of them: the runtime carries the optional parts (`ir.runtime_checks`) that
     any of them needs, so it never depends on which modules a run selects or on their
     order."""
@@ -147,11 +165,7 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         "fixtures_from_test": posixpath.relpath(env.fixtures_dir, test_dir),
         "support": f"{APP_MODULE}.TestSupport",
         # the ExUnit helper that probes open enums, only where there is one
-        "open_enums": any(
-            isinstance(named, ir.EnumType) and named.unknown
-            for module in modules
-            for named in module.types
-        ),
+        "open_enums": any(need.open_enums for need in needs),
     }
     files: list[tuple[str, str, FileKind]] = [
         ("mix.exs", "elixir/mix.exs.j2", "elixir"),
@@ -159,11 +173,15 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         (".gitignore", "elixir/gitignore.j2", "text"),
         ("test/test_helper.exs", "elixir/test_helper.exs.j2", "elixir"),
     ]
-    checks = frozenset[str]().union(*(ir.runtime_checks(module) for module in modules))
+    checks = frozenset[str]().union(*(need.checks for need in needs))
     return [render_runtime(checks, env)] + [
         OutputFile(f"{ROOT}/{path}", env.render(template, **context), PROJECT_TARGET, "", kind)
         for path, template, kind in files
     ]
+
+
+# The mix project of every module with Elixir output.
+render_project = ProjectTarget(project_needs, render_mix_project)
 
 
 def render_runtime(checks: frozenset[str], env: RenderEnv) -> OutputFile:

@@ -15,11 +15,12 @@ the module (`templates/python_common/module_checks.py.j2`).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from polytype import ir
-from polytype.targets.base import OutputFile, depth
+from polytype.targets.base import OutputFile, ProjectTarget, depth
 from polytype.targets.base.render import RenderEnv
 from polytype.targets.python.checks import CheckConstants
 from polytype.targets.python.common import isort_names
@@ -42,6 +43,14 @@ _TEMPLATE = "python_common/shared_runtime.py.j2"
 _ALL = (DATACLASSES, TYPEDDICTS, PYDANTIC)
 
 
+class _HasName(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_Named = TypeVar("_Named", bound=_HasName)
+
+
 @dataclass(frozen=True)
 class RuntimeImport:
     """`from <module> import <names>`: what a flavor file may take from its runtime (the
@@ -57,10 +66,10 @@ def shared_parts(module: ir.Module) -> frozenset[str]:
     return ir.runtime_checks(module) - {"schema_checks"}
 
 
-def combined_plan(modules: list[ir.Module]) -> depth.DepthPlan:
-    """The depth plan that is right for every module of a package: a free-form value
-    measured at the smallest budget, every input measured first if one module needs it."""
-    plans = [depth.plan(module) for module in modules]
+def combined_plan(plans: Sequence[depth.DepthPlan]) -> depth.DepthPlan:
+    """The depth plan that is right for every module of a package (each's `depth.plan`): a
+    free-form value measured at the smallest budget, every input measured first if one
+    module needs it."""
     return depth.DepthPlan(
         free_depth=min(plan.free_depth for plan in plans),
         check_first=any(plan.check_first for plan in plans),
@@ -110,10 +119,10 @@ def checks_import(module: ir.Module, env: RenderEnv) -> RuntimeImport | None:
     return RuntimeImport(f".{CHECKS}", isort_names(CheckConstants(module).names()))
 
 
-def package_groups(modules: tuple[ir.Module, ...], env: RenderEnv) -> dict[str, list[ir.Module]]:
-    """The modules of each output package, by its directory."""
-    groups: dict[str, list[ir.Module]] = {}
-    for module in modules:
+def package_groups(names: Sequence[_Named], env: RenderEnv) -> dict[str, list[_Named]]:
+    """The modules (or what is kept of them) of each output package, by its directory."""
+    groups: dict[str, list[_Named]] = {}
+    for module in names:
         groups.setdefault(runtime_dir(module.name, env), []).append(module)
     return groups
 
@@ -124,24 +133,44 @@ def where(directory: str, env: RenderEnv) -> str:
     return f"of `{package}`" + (" (every schema module's)" if env.python_package else "")
 
 
-def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
+@dataclass(frozen=True)
+class PackageMember:
+    """What the package files need of one module: its `_checks.py` (when it shares its
+    check constants, `shares_checks`), the runtime parts it needs and its depth plan."""
+
+    name: str
+    checks: OutputFile | None
+    parts: frozenset[str]
+    plan: depth.DepthPlan
+
+
+def package_member(module: ir.Module, env: RenderEnv) -> PackageMember:
+    module = python_module(module)
+    return PackageMember(
+        module.name,
+        _checks(module, env) if shares_checks(module, env) else None,
+        shared_parts(module),
+        depth.plan(module),
+    )
+
+
+def render_package(members: Sequence[PackageMember], env: RenderEnv) -> list[OutputFile]:
     """Each output package's `__init__.py` files and its `_runtime.py` (when a module of it
-    has a dataclass or TypedDict file). `modules` is every module with Python output."""
-    modules = tuple(python_module(module) for module in modules)
+    has a dataclass or TypedDict file). `members` is every module's with Python output."""
     outputs: list[OutputFile] = []
-    for directory, members in package_groups(modules, env).items():
+    for directory, group in package_groups(members, env).items():
         if env.python_package:
             doc = (
                 "Generated Python, one subpackage per schema module (polytype's `python-package`)."
             )
             outputs.append(_init(f"{directory}/__init__.py", doc, env))
-        for module in members:
-            doc = f"The generated Python of schema module {module.name}."
-            outputs.append(_init(f"{module_dir(module.name, env)}/__init__.py", doc, env))
-            if shares_checks(module, env):
-                outputs.append(_checks(module, env))
+        for member in group:
+            doc = f"The generated Python of schema module {member.name}."
+            outputs.append(_init(f"{module_dir(member.name, env)}/__init__.py", doc, env))
+            if member.checks is not None:
+                outputs.append(member.checks)
         stdlib = [
-            m for m in members if {DATACLASSES, TYPEDDICTS} & set(env.renderers.get(m.name, _ALL))
+            m for m in group if {DATACLASSES, TYPEDDICTS} & set(env.renderers.get(m.name, _ALL))
         ]
         if not stdlib:
             continue
@@ -149,18 +178,22 @@ def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[Outpu
         text = env.render(
             _TEMPLATE,
             where=where(directory, env),
-            checks=sorted(frozenset[str]().union(*(shared_parts(m) for m in stdlib))),
+            checks=sorted(frozenset[str]().union(*(m.parts for m in stdlib))),
             dataclasses=DATACLASSES in renderers,
             typeddicts=TYPEDDICTS in renderers,
             decode_error_annotation="DecodeError",
             depth_limit=depth.MAX_DEPTH,
             depth_message=depth.DEPTH_MESSAGE,
-            depth=combined_plan(stdlib),
+            depth=combined_plan([m.plan for m in stdlib]),
         )
         outputs.append(
             OutputFile(f"{directory}/{RUNTIME}.py", prune_imports(text), TARGET, "", "python")
         )
     return outputs
+
+
+# Each output package's `__init__.py` files and runtime, from every module with Python output.
+render_project = ProjectTarget(package_member, render_package)
 
 
 def _checks(module: ir.Module, env: RenderEnv) -> OutputFile:

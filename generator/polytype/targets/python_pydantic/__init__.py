@@ -16,10 +16,11 @@ exclude_unset=True) == d`` for every valid ``d``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from polytype import ir
-from polytype.targets.base import OutputFile, depth
+from polytype.targets.base import OutputFile, ProjectTarget, depth
 from polytype.targets.base.render import RenderEnv, py_str
 from polytype.targets.python.alias_order import lazy_aliases
 from polytype.targets.python.checks import runtime_parts
@@ -38,7 +39,12 @@ from polytype.targets.python_pydantic.imports import (
 )
 from polytype.targets.python_pydantic.name_checks import check_adapter_names
 from polytype.targets.python_pydantic.records import record_view
-from polytype.targets.python_pydantic.runtime import render_runtime, runtime_import
+from polytype.targets.python_pydantic.runtime import (
+    RuntimeMember,
+    needs,
+    render_runtime,
+    runtime_import,
+)
 from polytype.targets.python_pydantic.union_aliases import union_view, unknown_view
 from polytype.targets.python_pydantic.views import AdapterView, AliasView
 
@@ -157,10 +163,19 @@ def render(module: ir.Module, env: RenderEnv) -> list[OutputFile]:
     return [render_models(module, env), *python_pydantic_tests.render(module, env)]
 
 
-def render_project(modules: tuple[ir.Module, ...], env: RenderEnv) -> list[OutputFile]:
-    """Each output package's `_pydantic_runtime.py`, from every module with Pydantic output."""
-    modules = tuple(python_module(module) for module in modules)
+def runtime_member(module: ir.Module, env: RenderEnv) -> RuntimeMember:
+    """What `_pydantic_runtime.py` needs of `module`: the parts its file uses, its depth plan."""
+    module = python_module(module)
+    return RuntimeMember(module.name, needs(module_context(module, env)), depth.plan(module))
+
+
+def render_runtimes(members: Sequence[RuntimeMember], env: RenderEnv) -> list[OutputFile]:
+    """Each output package's `_pydantic_runtime.py`, from every module's with Pydantic output."""
     return [
-        render_runtime(directory, members, [module_context(m, env) for m in members], env)
-        for directory, members in package_groups(modules, env).items()
+        render_runtime(directory, group, env)
+        for directory, group in package_groups(members, env).items()
     ]
+
+
+# Each output package's `_pydantic_runtime.py`, from every module with Pydantic output.
+render_project = ProjectTarget(runtime_member, render_runtimes)

@@ -9,6 +9,8 @@ each module keeps its own schema checks. A vendored file still inlines it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from polytype import ir
@@ -29,11 +31,36 @@ from polytype.targets.python_pydantic.imports import core_imports, pydantic_impo
 _TEMPLATE = "python_pydantic/shared_runtime.py.j2"
 
 
-def _needs(contexts: list[dict[str, Any]]) -> dict[str, Any]:
-    """The runtime's parts for modules whose template contexts are `contexts`."""
-    uses = set().union(*(context["uses"] for context in contexts)) - {"schema_checks"}
-    spellings = any(context["uses_spellings"] for context in contexts)
-    checks = any(context["uses_checks"] for context in contexts)
+@dataclass(frozen=True)
+class RuntimeNeeds:
+    """What one module's Pydantic file uses of its runtime (from its template context)."""
+
+    uses: frozenset[str]
+    spellings: bool
+    checks: bool
+
+
+def needs(context: dict[str, Any]) -> RuntimeNeeds:
+    """The runtime parts a module's file uses, its template context being `context`."""
+    return RuntimeNeeds(
+        frozenset(context["uses"]), bool(context["uses_spellings"]), bool(context["uses_checks"])
+    )
+
+
+@dataclass(frozen=True)
+class RuntimeMember:
+    """What `_pydantic_runtime.py` needs of one module."""
+
+    name: str
+    needs: RuntimeNeeds
+    plan: depth.DepthPlan
+
+
+def _needs(modules: Sequence[RuntimeNeeds]) -> dict[str, Any]:
+    """The runtime's parts for modules whose files use `modules`' parts."""
+    uses = set[str]().union(*(module.uses for module in modules)) - {"schema_checks"}
+    spellings = any(module.spellings for module in modules)
+    checks = any(module.checks for module in modules)
     return {
         "uses": sorted(uses),
         "uses_spellings": spellings,
@@ -48,21 +75,19 @@ def _needs(contexts: list[dict[str, Any]]) -> dict[str, Any]:
 
 def runtime_import(module: ir.Module, env: RenderEnv, context: dict[str, Any]) -> RuntimeImport:
     """What `module`'s Pydantic file may import from `_pydantic_runtime.py`."""
-    parts = {**_needs([context]), **depth.template_values(module)}
+    parts = {**_needs([needs(context)]), **depth.template_values(module)}
     return RuntimeImport(import_of(env, PYDANTIC_RUNTIME), runtime_names(env, _TEMPLATE, parts))
 
 
-def render_runtime(
-    directory: str, modules: list[ir.Module], contexts: list[dict[str, Any]], env: RenderEnv
-) -> OutputFile:
-    """`<directory>/_pydantic_runtime.py` for `modules` (their template contexts)."""
+def render_runtime(directory: str, members: Sequence[RuntimeMember], env: RenderEnv) -> OutputFile:
+    """`<directory>/_pydantic_runtime.py` for `members` (what it needs of its modules)."""
     text = env.render(
         _TEMPLATE,
         where=where(directory, env),
         depth_limit=depth.MAX_DEPTH,
         depth_message=depth.DEPTH_MESSAGE,
-        depth=combined_plan(modules),
-        **_needs(contexts),
+        depth=combined_plan([member.plan for member in members]),
+        **_needs([member.needs for member in members]),
     )
     path = f"{directory}/{PYDANTIC_RUNTIME}.py"
     return OutputFile(path, prune_imports(text), TARGET, "", "python")

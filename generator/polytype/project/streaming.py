@@ -24,8 +24,9 @@ from typing import Any
 
 from polytype.diagnostics import Diagnostic, InputError
 from polytype.package_data import template_root
-from polytype.project import fixtures, pipeline, rendering
+from polytype.project import fixtures, rendering
 from polytype.project.config import Project
+from polytype.project.inputs import project_inputs, template_files, user_templates
 from polytype.project.modules import (
     Naming,
     by_type_name,
@@ -118,7 +119,7 @@ def build(
     env = make_env(
         project.relative(project.fixtures_dir),
         project.relative(project.output_dir),
-        user_templates=pipeline.user_templates(project),
+        user_templates=user_templates(project),
         python_package=project.python_package,
         shared_runtime=not inline_runtime,
     )
@@ -154,7 +155,7 @@ def _warm(env: RenderEnv) -> None:
     module_targets()
     project_targets()
     name_checks()
-    for name, _ in pipeline.template_files("", template_root()):
+    for name, _ in template_files("", template_root()):
         if name.endswith(".j2"):
             env.jinja.get_template(name)
 
@@ -181,7 +182,7 @@ def _finish(
         covered = [read.summaries[name] for read in reads if name in wanted[read.naming.name]]
         if covered:
             outputs.extend(spooled(output, spool) for output in target.render(covered, env))
-    inputs = pipeline.project_inputs(project, schema_paths)
+    inputs = project_inputs(project, schema_paths)
     inputs.update((read.naming.schema_path, read.schema_sha256) for read in reads)
     references = dict(sorted(item for read in reads for item in read.references))
     formatted = tuple(sorted(format_python(outputs, pending, spool), key=lambda o: o.path))

@@ -35,7 +35,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from children import Sample, run_child  # noqa: E402
+from children import Sample, compile_polytype, run_child  # noqa: E402
 
 from tests import schemastore  # noqa: E402
 
@@ -209,6 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--project", type=Path, help="the timed project here (kept, to compare its output)"
     )
     args = parser.parse_args(argv)
+    compile_polytype()
     if not (schemastore.CATALOGUE / "index.json").is_file():
         print(f"catalogue: {schemastore.CATALOGUE}/index.json not found; row skipped")
         return 0

@@ -42,6 +42,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from children import compile_polytype  # noqa: E402
 from loading import import_flavor  # noqa: E402
 
 from tests.corpus import CORPUS, MEMORY_LIMIT, CorpusSchema, describe, read_index  # noqa: E402
@@ -282,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", nargs="+", metavar="NAME", help="only these corpus schemas")
     parser.add_argument("--one", metavar="NAME", help=argparse.SUPPRESS)  # a child's job
     args = parser.parse_args(argv)
+    if args.one is None:
+        compile_polytype()
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard == resource.RLIM_INFINITY or hard > MEMORY_LIMIT:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, hard))

@@ -39,7 +39,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import synthetic  # noqa: E402
-from children import Sample, run_child  # noqa: E402
+from children import Sample, compile_polytype, run_child  # noqa: E402
 
 PYPROJECT = """\
 [tool.polytype]
@@ -281,6 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--catalogue-only", action="store_true", help="run only the catalogue row")
     parser.add_argument("--json", type=Path, help="also write the raw samples here")
     args = parser.parse_args(argv)
+    compile_polytype()
     if args.catalogue_only:
         return catalogue_row()
     sizes = args.sizes or ([100, 1000] if args.quick else [100, 1000, 5000])

@@ -79,8 +79,10 @@ def _py_str(value: str) -> str:
     return _JSON_SURROGATE_PAIR.sub(_join_surrogates, literal)
 
 
+@lru_cache(maxsize=16384)
 def py_comment(text: str, width: int = 88, prefix: str = "# ") -> str:
-    """`text` as comment lines; every line break in the text starts a new comment line."""
+    """`text` as comment lines; every line break in the text starts a new comment line
+    (cached: a module repeats its fields' descriptions and constraint notes)."""
     lines: list[str] = []
     for paragraph in _safe_text(text).splitlines() or [""]:
         wrapped = _wrapped(paragraph, width - len(prefix))
@@ -307,8 +309,10 @@ def md_cell(text: str) -> str:
     return "<br>".join(_md_inline(line) for line in lines).replace("|", "\\|")
 
 
+@lru_cache(maxsize=65536)
 def md_code(text: str) -> str:
-    """`text` as an inline code span that survives a table cell (backticks, `|`, newlines)."""
+    """`text` as an inline code span that survives a table cell (backticks, `|`, newlines);
+    cached, since a page prints the same keys, names and types many times."""
     text = _safe_text(text).replace("\n", " ").replace("\t", " ")
     if "`" not in text and "|" not in text:  # the common case: nothing to fence or escape
         return f"`{text}`" if text.strip() else f"` {text} `"

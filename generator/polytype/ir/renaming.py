@@ -16,6 +16,8 @@ from polytype.ir.object_rules import rename_rules
 
 def rename_ref(type_ref: ir.TypeRef, renamed: dict[str, str]) -> ir.TypeRef:
     """`type_ref` with every named type renamed by `renamed`."""
+    if not renamed:  # nothing to rename: the value as it is, not an equal copy
+        return type_ref
     match type_ref:
         case ir.Ref():
             return ir.Ref(renamed.get(type_ref.name, type_ref.name))

@@ -79,13 +79,23 @@ def _py_str(value: str) -> str:
     return _JSON_SURROGATE_PAIR.sub(_join_surrogates, literal)
 
 
+@lru_cache(maxsize=16384)
 def py_comment(text: str, width: int = 88, prefix: str = "# ") -> str:
-    """`text` as comment lines; every line break in the text starts a new comment line."""
+    """`text` as comment lines; every line break in the text starts a new comment line
+    (cached: a module repeats its fields' descriptions and constraint notes)."""
     lines: list[str] = []
     for paragraph in _safe_text(text).splitlines() or [""]:
-        wrapped = textwrap.wrap(paragraph, width=width - len(prefix)) or [""]
+        wrapped = _wrapped(paragraph, width - len(prefix))
         lines.extend((prefix + line).rstrip() for line in wrapped)
     return "\n".join(lines)
+
+
+def _wrapped(paragraph: str, width: int) -> list[str]:
+    """`textwrap.wrap(paragraph, width)`, or `[""]` for none, up to trailing spaces: a
+    line that fits as it is (most do) is its own wrapping, without textwrap's splitting."""
+    if len(paragraph) <= width and "\t" not in paragraph:
+        return [paragraph]
+    return textwrap.wrap(paragraph, width=width) or [""]
 
 
 def _docstring_char(char: str) -> str:
@@ -299,8 +309,10 @@ def md_cell(text: str) -> str:
     return "<br>".join(_md_inline(line) for line in lines).replace("|", "\\|")
 
 
+@lru_cache(maxsize=65536)
 def md_code(text: str) -> str:
-    """`text` as an inline code span that survives a table cell (backticks, `|`, newlines)."""
+    """`text` as an inline code span that survives a table cell (backticks, `|`, newlines);
+    cached, since a page prints the same keys, names and types many times."""
     text = _safe_text(text).replace("\n", " ").replace("\t", " ")
     if "`" not in text and "|" not in text:  # the common case: nothing to fence or escape
         return f"`{text}`" if text.strip() else f"` {text} `"
@@ -442,6 +454,12 @@ def make_env(
     jinja = jinja2.Environment(
         loader=template_loader(user_templates),
         bytecode_cache=_TemplateCache(repr(sorted(options.items()))),
+        # An env lives for one build, whose templates do not change meanwhile: each
+        # template it loads stays in a plain dict (there are some fifty), never checked
+        # against its source again. Jinja's default (an LRU cache behind a lock, and an
+        # up-to-date check) was paid at each of a large module's thousands of includes.
+        cache_size=-1,
+        auto_reload=False,
         **options,
     )
     jinja.filters["py_str"] = py_str

@@ -141,9 +141,9 @@ def record_view(record: ir.Record, module: ir.Module) -> RecordView:
     for item, name in zip(record.fields, names, strict=True):
         key = ex_key(name)
         access = ex_access("value", name)
-        alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
         spelling: layout.Code
         if item.aliases:
+            alias_pairs.extend((alias, item.json_key) for alias in item.aliases)
             spellings = tuple(ex_str(s) for s in (item.json_key, *item.aliases))
             spelling = layout.call(
                 f"{RUNTIME_ALIAS}.spelling", "present", layout.Items("[", spellings)

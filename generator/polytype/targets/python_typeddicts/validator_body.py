@@ -107,10 +107,21 @@ def _local_names(fields: tuple[ir.Field, ...]) -> dict[str, str]:
     names: dict[str, str] = {}
     taken = {"obj", "data", "item", "error", "tag", "decode"}
     for item in fields:
-        snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", item.json_key).lower()
-        name = "v_" + (re.sub(r"[^0-9a-z_]+", "_", snake).strip("_") or "key")
+        name = "v_" + (_snake_key(item.json_key).strip("_") or "key")
         while name in taken:
             name += "_"
         taken.add(name)
         names[item.json_key] = name
     return names
+
+
+_SNAKE_KEY = re.compile(r"[0-9a-z_]*")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])([A-Z])")
+_NOT_SNAKE = re.compile(r"[^0-9a-z_]+")
+
+
+def _snake_key(key: str) -> str:
+    """`key` in snake case, each run of other characters one `_` (most keys are already)."""
+    if _SNAKE_KEY.fullmatch(key):
+        return key
+    return _NOT_SNAKE.sub("_", _CAMEL_HUMP.sub(r"_\1", key).lower())

@@ -83,6 +83,7 @@ class PendingFormat:
         self._running: list[subprocess.Popen[str]] = []  # one ruff a batch
         self._waiting: list[list[str]] = []  # the batches after RUNNING_AT_ONCE
         self._started = False
+        self._flushed = 0  # the files ruff was started on (`flush`)
         for text, path in files:
             self.add(text, path)
 
@@ -103,19 +104,39 @@ class PendingFormat:
             self._stop()
             raise
 
-    def start(self) -> None:
-        """Start ruff on every file added (once)."""
-        if self._started:
-            return
-        self._started = True
-        if self._scratch is None:
+    def flush(self) -> None:
+        """Start ruff on the files added since the last `flush` (more may follow): the
+        ones rendered first are formatting while the next render."""
+        assert not self._started, "files are added before formatting starts"
+        if self._scratch is None or self._flushed == len(self._names):
             return
         try:
-            self._waiting = _batches([name for pieces in self._names for name in pieces])
+            self._reap()
+            fresh = [name for pieces in self._names[self._flushed :] for name in pieces]
+            self._flushed = len(self._names)
+            self._waiting.extend(_batches(fresh))
             self._start_waiting()
         except BaseException:
             self._stop()
             raise
+
+    def start(self) -> None:
+        """Start ruff on every file added (once)."""
+        if self._started:
+            return
+        self.flush()
+        self._started = True
+
+    def _reap(self) -> None:
+        """Let go of the ruff processes that have formatted their files (`results` waits
+        for the others, and reports any that failed), so that the next batch may start."""
+        running = []
+        for process in self._running:
+            if process.poll() == 0:
+                process.communicate()
+            else:
+                running.append(process)
+        self._running = running
 
     def result(self) -> list[str]:
         """The formatted texts, in the order of the files."""

@@ -18,7 +18,7 @@ import pytest
 from polytype import ir
 from polytype.cli import main
 from polytype.diagnostics import Diagnostic, InputError, Position
-from polytype.project import rendering
+from polytype.project import pipeline, rendering
 
 from .conftest import REPO
 
@@ -138,3 +138,37 @@ def test_every_targets_problems_are_reported_together_in_the_same_order(
     assert "Traceback" not in here[1]
     assert beside[2] == here[2] == {}
     assert list(scratch.iterdir()) == []
+
+
+@pytest.mark.parametrize("module_fails", [False, True], ids=["alone", "after-a-module"])
+@pytest.mark.parametrize("error", ["input", "bug"])
+def test_the_project_files_stop_the_run_only_after_every_modules_problems(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    module_fails: bool,
+    error: str,
+) -> None:
+    """The worker renders the project targets' files after the module's (Elixir's Mix
+    project, the docs index): what they raise is reported as the other build reports it,
+    and not at all when a module's target has problems of its own."""
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    fails = frozenset({"elixir"} if module_fails else set())
+    monkeypatch.setattr(rendering, "render_target", recording(seen, fails))
+
+    def refused(*args: object) -> object:
+        if error == "input":
+            raise InputError([Diagnostic("schema/x.yaml", Position(1, 1), "", "project said no")])
+        raise RuntimeError("project broke")
+
+    monkeypatch.setattr(pipeline, "_project_files", refused)  # the worker forks with it
+    here, beside = both_ways(make_project(tmp_path / "p"), monkeypatch, capsys)
+    assert beside == here
+    if module_fails:
+        assert here[0] == 2 and "elixir said no" in here[1] and "project" not in here[1]
+    elif error == "input":
+        assert here[0] == 2 and "project said no" in here[1]
+    else:
+        assert here[0] == 3 and "project broke" in here[1]
+    assert here[2] == {}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from itertools import chain
@@ -31,7 +31,9 @@ PARALLEL_MIN_TYPES = 200
 # copied of the parent's pages (touching the IR of the modules it rendered) and what
 # its allocator kept after a large module go back to the machine.
 JOBS_PER_WORKER = 50
-_POOL_JOB: tuple[list[ir.Module], RenderEnv] | None = None
+# The project targets' files, rendered after every module's (`pipeline`).
+ProjectFiles = Callable[[], Sequence[OutputFile]]
+_POOL_JOB: tuple[list[ir.Module], RenderEnv, ProjectFiles] | None = None
 
 
 def render_target(module: ir.Module, target: str, env: RenderEnv) -> list[OutputFile]:
@@ -57,10 +59,16 @@ def collector_paused() -> Iterator[None]:
 
 
 def render_modules(
-    modules: list[ir.Module], env: RenderEnv, wanted: dict[str, tuple[str, ...]], spool: Spool
+    modules: list[ir.Module],
+    env: RenderEnv,
+    wanted: dict[str, tuple[str, ...]],
+    spool: Spool,
+    project_files: ProjectFiles = list,
 ) -> tuple[list[Rendered], tuple[int, PendingFormat] | None]:
-    """Every target's files for each module, not yet formatted, and ruff formatting the
-    Python ones among the first of them: (how many outputs it was given, the formatting).
+    """Every target's files for each module, not yet formatted, then `project_files()`,
+    and ruff formatting the Python ones among the first of them: (how many outputs it
+    was given, the formatting). The project's files are rendered only when every
+    module's were (their problems first).
 
     The Python targets render first; ruff formats their files in its own process while
     the next targets render (a large target's as soon as it is done, `BATCH_CHARS`).
@@ -89,59 +97,99 @@ def render_modules(
         or (len(modules) < 2 and not 0 < python_jobs < len(jobs))
     ):
         serial = (_attempt(modules[index], target, env) for index, target in jobs)
-        return _collect(serial, python_jobs, spool)
-    if len(modules) < 2:  # one large module: its other targets beside its Python ones
-        return _render_beside(modules, env, jobs, python_jobs, spool)
-    _POOL_JOB = (modules, env)
+        return _then(_collect(serial, python_jobs, spool), project_files, spool)
+    _POOL_JOB = (modules, env, project_files)
     try:
+        if len(modules) < 2:  # one large module: its other targets beside its Python ones
+            return _render_beside(jobs, python_jobs, spool)
         context = multiprocessing.get_context("fork")
         with context.Pool(workers, maxtasksperchild=JOBS_PER_WORKER) as pool:
-            return _collect(pool.imap(_render_in_worker, jobs, chunksize=1), python_jobs, spool)
+            rendered = _collect(pool.imap(_render_in_worker, jobs, chunksize=1), python_jobs, spool)
+        return _then(rendered, project_files, spool)
     finally:
         _POOL_JOB = None
+
+
+def _then(
+    rendered: tuple[list[Rendered], tuple[int, PendingFormat] | None],
+    project_files: Callable[[], Sequence[Rendered]],
+    spool: Spool,
+) -> tuple[list[Rendered], tuple[int, PendingFormat] | None]:
+    """`rendered`, the modules' files, and after them `project_files()`."""
+    outputs, pending = rendered
+    try:
+        outputs.extend(spooled(output, spool) for output in project_files())
+    except BaseException:
+        if pending is not None:
+            pending[1].cancel()
+        raise
+    return outputs, pending
 
 
 def _render_beside(
-    modules: list[ir.Module],
-    env: RenderEnv,
-    jobs: list[tuple[int, str]],
-    python_jobs: int,
-    spool: Spool,
+    jobs: list[tuple[int, str]], python_jobs: int, spool: Spool
 ) -> tuple[list[Rendered], tuple[int, PendingFormat] | None]:
     """`render_modules` for one large module: one forked worker renders the targets after
-    the Python ones (Elixir, docs) while this process renders the Python ones and hands
-    each one's files to ruff as it is done. The worker sends each job's files back as it
+    the Python ones (Elixir, docs), then the project's files, while this process renders
+    the Python ones and hands them to ruff. The worker sends each job's files back as it
     finishes them, encoded and hashed (`held`), and they join the spool here; results
-    are taken in job order, so what a run reports and writes is what the serial one does."""
-    global _POOL_JOB
-    _POOL_JOB = (modules, env)
-    try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(1) as pool:
-            offloaded = pool.imap(_render_held, jobs[python_jobs:], chunksize=1)
+    are taken in job order, and the project's files (or what stopped them) only after
+    every module's, so what a run reports and writes is what the serial one does."""
+    assert _POOL_JOB is not None
+    modules, env, _ = _POOL_JOB
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        offloaded = pool.imap(_render_held, [*jobs[python_jobs:], None], chunksize=1)
 
-            def results() -> Iterator[tuple[str, Sequence[Rendered] | Sequence[Diagnostic]]]:
-                for index, target in jobs[:python_jobs]:
-                    yield _attempt(modules[index], target, env)
-                for kind, value in offloaded:
-                    if kind == "input":
-                        yield kind, cast(list[Diagnostic], value)
-                    else:
-                        yield kind, [_adopted(file, spool) for file in cast(list[Rendered], value)]
+        def results() -> Iterator[tuple[str, Sequence[Rendered] | Sequence[Diagnostic]]]:
+            for index, target in jobs[:python_jobs]:
+                yield _attempt(modules[index], target, env)
+            for _ in jobs[python_jobs:]:
+                yield _received(next(offloaded), spool)
 
-            return _collect(results(), python_jobs, spool)
-    finally:
-        _POOL_JOB = None
+        rendered = _collect(results(), python_jobs, spool)
+        return _then(rendered, lambda: _project_received(next(offloaded), spool), spool)
 
 
-def _render_held(job: tuple[int, str]) -> tuple[str, list[Rendered] | list[Diagnostic]]:
+Sent = tuple[str, "list[Rendered] | list[Diagnostic] | BaseException"]
+
+
+def _render_held(job: tuple[int, str] | None) -> Sent:
     """In the forked worker of `_render_beside`: one job's files (any Python among them as
-    text, for ruff), the others encoded and hashed; or its problems."""
-    kind, value = _render_in_worker(job)
-    if kind == "input":
-        return kind, cast(list[Diagnostic], value)
+    text, for ruff), the others encoded and hashed; or its problems. Job None: the
+    project's files, or what they raised (raised here only after the modules' problems)."""
+    assert _POOL_JOB is not None
+    if job is not None:
+        kind, value = _render_in_worker(job)
+        if kind == "input":
+            return kind, cast(list[Diagnostic], value)
+    else:
+        try:
+            kind, value = "outputs", list(_POOL_JOB[2]())
+        except InputError as error:  # its diagnostics travel; the exception would not unpickle
+            return "input", list(error.diagnostics)
+        except Exception as error:  # raised in the build's process, in turn
+            return "raised", error
     outputs = cast(list[OutputFile], value)
     return kind, [output if output.kind == "python" else held(output) for output in outputs]
+
+
+def _received(sent: Sent, spool: Spool) -> tuple[str, Sequence[Rendered] | Sequence[Diagnostic]]:
+    """A job's result as `_render_held` sent it, its files in this process's `spool`."""
+    kind, value = sent
+    if kind == "input":
+        return kind, cast(list[Diagnostic], value)
+    return kind, [_adopted(file, spool) for file in cast(list[Rendered], value)]
+
+
+def _project_received(sent: Sent, spool: Spool) -> Sequence[Rendered]:
+    """The project's files as `_render_held` sent them; what stopped them, raised."""
+    kind, value = sent
+    if kind == "raised":
+        raise cast(BaseException, value)
+    if kind == "input":
+        raise InputError(cast(list[Diagnostic], value))
+    return cast(Sequence[Rendered], _received(sent, spool)[1])
 
 
 def _adopted(output: Rendered, spool: Spool) -> Rendered:
@@ -195,7 +243,7 @@ def _collect(
 def _render_in_worker(job: tuple[int, str]) -> tuple[str, list[OutputFile] | list[Diagnostic]]:
     """In a forked worker: render one (module index, target) of the job set up before forking."""
     assert _POOL_JOB is not None
-    modules, env = _POOL_JOB
+    modules, env, _ = _POOL_JOB
     index, target = job
     return _attempt(modules[index], target, env)
 

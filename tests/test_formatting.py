@@ -137,6 +137,43 @@ def test_formats_in_one_call_and_keeps_order() -> None:
     assert format_files([]) == []
 
 
+def test_files_handed_over_in_batches_come_back_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each `flush` of enough text starts a ruff process on the files added since the last
+    one (more than RUNNING_AT_ONCE of them, some finished before the next starts); the
+    texts come back in the order of the files, as from one batch."""
+    files = [(f"x{n}  =  [{n},\n  {n}]\n", f"p/f{n}.py") for n in range(9)]
+    whole = format_files(files)
+    pending = formatting.PendingFormat()
+    started = []
+    real = formatting._start_ruff
+    monkeypatch.setattr(
+        formatting, "_start_ruff", lambda names, cwd: started.append(names) or real(names, cwd)
+    )
+    for number, (text, path) in enumerate(files):
+        pending.add(text, path)
+        pending.flush(at_least=40 if number < 6 else 10**9)  # small files: one ruff for 2-3
+    pending.start()
+    assert pending.result() == whole
+    assert len(started) > formatting.RUNNING_AT_ONCE
+    assert sorted(name for names in started for name in names) == sorted(
+        f"{n}/p/f{n}.py" for n in range(9)
+    )
+
+
+def test_a_batch_ruff_cannot_format_is_reported_and_leaves_nothing() -> None:
+    pending = formatting.PendingFormat()
+    pending.add("x = 1\n", "python/ok.py")
+    pending.flush()
+    pending.add("def f(:\n", "python/m/broken.py")
+    pending.flush()
+    with pytest.raises(FormattingError) as raised:
+        pending.result()
+    assert "python/m/broken.py:1:" in str(raised.value)
+    assert pending._scratch is None and pending._running == []
+
+
 def test_user_configuration_changes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -11,6 +11,7 @@ process holds the IR of every module.
 from __future__ import annotations
 
 import gc
+from functools import partial
 from pathlib import Path
 
 from polytype import ir
@@ -27,8 +28,9 @@ from polytype.project.modules import (
     naming,
     read_one,
 )
-from polytype.project.rendering import format_python, render_modules, spooled
+from polytype.project.rendering import format_python, render_modules
 from polytype.targets import project_targets, rendered_targets
+from polytype.targets.base import OutputFile
 from polytype.targets.base.render import RenderEnv, make_env
 from polytype.writing.build import Build
 from polytype.writing.spool import Spool
@@ -126,6 +128,20 @@ def build(
         raise
 
 
+def _project_files(
+    modules: tuple[ir.Module, ...], env: RenderEnv, wanted: dict[str, tuple[str, ...]]
+) -> list[OutputFile]:
+    """Every project target's files: one covers the modules rendered into its target (the
+    Mix project those with Elixir output, the docs index those with docs), and exists
+    only then."""
+    files: list[OutputFile] = []
+    for name, target in project_targets().items():
+        covered = tuple(m for m in modules if name in wanted[m.name])
+        if covered:
+            files.extend(target(covered, env))
+    return files
+
+
 def _build(
     project: Project,
     modules: tuple[ir.Module, ...],
@@ -137,18 +153,13 @@ def _build(
     keep_modules: bool,
 ) -> Build:
     """`build` once set up: every output rendered into `spool`."""
-    outputs, pending = render_modules([m for m in modules if m.name in chosen], env, wanted, spool)
-    try:
-        for name, target in project_targets().items():
-            # a project file covers the modules rendered into its target (the Mix project
-            # those with Elixir output, the docs index those with docs), and exists only then
-            covered = tuple(m for m in modules if name in wanted[m.name])
-            if covered:
-                outputs.extend(spooled(output, spool) for output in target(covered, env))
-    except BaseException:
-        if pending is not None:
-            pending[1].cancel()
-        raise
+    outputs, pending = render_modules(
+        [m for m in modules if m.name in chosen],
+        env,
+        wanted,
+        spool,
+        partial(_project_files, modules, env, wanted),
+    )
     inputs = project_inputs(project, {module.name: module.schema_path for module in modules})
     inputs.update((module.schema_path, module.schema_sha256) for module in modules)
     references = dict(sorted(item for module in modules for item in module.references))

@@ -16,7 +16,7 @@ import shutil
 import tempfile
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -80,13 +80,22 @@ class Spool:
 
     def put_bytes(self, data: bytes) -> tuple[str, Stored]:
         """Store `data`: its sha256 and where it is."""
+        return hashlib.sha256(data).hexdigest(), self._store(data)
+
+    def adopt(self, file: SpooledFile) -> SpooledFile:
+        """`file`, which another process (a build's worker) rendered and hashed and sent
+        here `Held`, kept to the budget as `put` keeps a file."""
+        assert isinstance(file.source, Held)
+        return replace(file, source=self._store(file.source.data))
+
+    def _store(self, data: bytes) -> Stored:
         if len(data) <= self._room:
             self._room -= len(data)
-            return hashlib.sha256(data).hexdigest(), Held(data)
+            return Held(data)
         self._count += 1
         source = self._directory() / str(self._count)
         source.write_bytes(data)
-        return hashlib.sha256(data).hexdigest(), source
+        return source
 
     def staging(self) -> Path:
         """A directory of the spool where other processes (a build's workers) write files
@@ -104,3 +113,11 @@ class Spool:
     @property
     def closed(self) -> bool:
         return self._closed
+
+
+def held(output: OutputFile) -> SpooledFile:
+    """`output` as a worker sends it to the build (`Spool.adopt`): encoded and hashed, its
+    bytes in memory."""
+    data = output.text.encode("utf-8")
+    sha256 = hashlib.sha256(data).hexdigest()
+    return SpooledFile(output.path, output.target, output.module, output.kind, sha256, Held(data))

@@ -159,3 +159,48 @@ def test_text_without_names_is_read_by_the_fast_validator(
         "thread_id": "by name"
     }
     assert parsed == ([] if runtime._NAMES_IN_TEXT else [named])
+
+
+class _Text(str):
+    """A string subclass: not JSON data as read (it would be written as a plain string)."""
+
+
+_FREE_FORM_VALUES: list[Any] = [
+    {"a": [1, 2.5, None, True, "x", {"b": []}]},
+    [[], {}, [[{}]]],
+    {"é": 1},  # a key that is not ASCII, but has a UTF-8 spelling
+    {"\ud800": 1},  # a lone surrogate as a key
+    {1: "a"},
+    {True: "a"},
+    {_Text("a"): 1},
+    {"a": _Text("b")},
+    [float("nan")],
+    {"a": [1, float("inf")]},
+    [-float("inf")],
+    [10**4300],
+    [10**4300 - 1, -(10**4300) + 1],
+    [(1, 2)],
+    [{1, 2}],
+    [b"bytes"],
+    ["\ud800"],  # a lone surrogate in a value is kept
+    [1j],
+    {"a": {"b": {"c": [object()]}}},
+]
+
+
+@pytest.mark.parametrize("value", _FREE_FORM_VALUES)
+def test_the_lean_free_form_pass_is_sure_only_of_json_data(models: ModuleType, value: Any) -> None:
+    """`_is_json` is the lean pass of a free-form value: whenever it says the value is JSON
+    data, the exact pass (`_not_json`, whose verdict and messages stand) finds nothing."""
+    runtime = __import__(models.__package__ + "._pydantic_runtime", fromlist=["_is_json"])
+    if runtime._is_json(value, 0):
+        assert runtime._not_json(value, 0) is None
+    problem = runtime._not_json(value, 0)
+    field = models.Tool
+    data = {"name": "n", "description": "d", "parameters": {"v": value}}
+    if problem is None:
+        assert field.model_validate(data).model_dump(**DUMP) == data
+    else:
+        with pytest.raises(ValidationError) as error:
+            field.model_validate(data)
+        assert problem in str(error.value)

@@ -24,7 +24,6 @@ from pydantic import (
     StrictInt,
     TypeAdapter,
     ValidationError,
-    ValidationInfo,
 )
 from pydantic_core import PydanticCustomError, from_json
 
@@ -194,6 +193,41 @@ def _lone_surrogate_key(keys: Iterable[object]) -> None:
                 ) from None
 
 
+def _is_json(value: object, depth: int) -> bool:
+    """Whether the free-form `value` is certainly JSON data Pydantic writes back as read: the
+    common case in one lean pass, which stops at the first node it is not sure of (a key
+    that is not ASCII, say); `_not_json` then says what, if anything, is wrong with it. It
+    meets nodes in `_not_json`'s order, so it signals deep input exactly where that would."""
+    items: Iterable[object]
+    if type(value) is dict:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
+        for key in value:
+            if type(key) is not str or not key.isascii():
+                return False
+        items = value.values()
+    elif type(value) is list:
+        if depth >= _FREE_DEPTH and not _DEPTH_CHECKED.get():
+            raise _MaybeTooDeep
+        items = value
+    else:
+        return False
+    for item in items:
+        kind = type(item)
+        if kind is str or item is None or kind is bool:
+            continue
+        if kind is dict or kind is list:
+            if _is_json(item, depth + 1):
+                continue
+        elif type(item) is int:  # `type(...) is` narrows the type, `kind is` does not
+            if -_INT_BOUND < item < _INT_BOUND:
+                continue
+        elif type(item) is float and item - item == 0:  # neither NaN nor infinity
+            continue
+        return False
+    return True
+
+
 def _not_json(value: object, depth: int) -> str | None:
     """What makes `value` other than JSON data Pydantic writes back as read, or None.
 
@@ -284,24 +318,33 @@ class _FreeForm:
         self.json_schema = json_schema
         self.object_only = json_schema.get("type") == "object"  # else any JSON value
 
-    def validate(self, value: Any, info: ValidationInfo) -> Any:
-        """`value` checked in one pass and kept as read."""
+    def validate(self, value: Any) -> Any:
+        """`value`, Python data, checked in one pass and kept as read."""
         if self.object_only and type(value) is not dict:
             raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
-        if info.mode == "json":
-            if not _finite(value, 0):
-                raise PydanticCustomError("json_value", "NaN and infinity are not JSON numbers")
+        if (type(value) is dict or type(value) is list) and _is_json(value, 0):
             return value
         problem = _not_json(value, 0)
         if problem is not None:
             raise _json_error(problem)
         return value
 
+    def validate_json(self, value: Any) -> Any:
+        """`value`, read from JSON text, checked in one pass and kept as read."""
+        if self.object_only and type(value) is not dict:
+            raise PydanticCustomError("dict_type", "Input should be a valid dictionary")
+        if not _finite(value, 0):
+            raise PydanticCustomError("json_value", "NaN and infinity are not JSON numbers")
+        return value
+
     def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
         from pydantic_core import core_schema
 
-        return core_schema.with_info_plain_validator_function(
-            self.validate, serialization=core_schema.simple_ser_schema("any")
+        # one validator per input mode, called without a `ValidationInfo` to build
+        return core_schema.json_or_python_schema(
+            json_schema=core_schema.no_info_plain_validator_function(self.validate_json),
+            python_schema=core_schema.no_info_plain_validator_function(self.validate),
+            serialization=core_schema.simple_ser_schema("any"),
         )
 
     def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:

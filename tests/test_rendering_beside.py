@@ -8,7 +8,6 @@ high) and compares: the files written, the exit code and every line on stderr, i
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -21,6 +20,7 @@ from polytype.diagnostics import Diagnostic, InputError, Position
 from polytype.project import pipeline, rendering
 
 from .conftest import REPO
+from .workflow_support import require_fork_and_two_cores, tree
 
 MODULE = "nano_agent"
 Outcome = tuple[int, str, dict[str, bytes]]
@@ -37,20 +37,9 @@ def make_project(destination: Path) -> Path:
     return destination
 
 
-def tree(directory: Path) -> dict[str, bytes]:
-    if not directory.exists():
-        return {}
-    return {
-        path.relative_to(directory).as_posix(): path.read_bytes()
-        for path in sorted(directory.rglob("*"))
-        if path.is_file()
-    }
-
-
 @pytest.fixture(autouse=True)
 def _two_cores() -> None:
-    if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
-        pytest.fail("these tests need fork and two cores, as CI has")
+    require_fork_and_two_cores()
 
 
 def both_ways(

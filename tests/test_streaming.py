@@ -8,7 +8,6 @@ compares: the files written, the exit code and every line on stderr, in order.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import shutil
 import tempfile
@@ -23,6 +22,7 @@ from polytype.project import pipeline, rendering, streaming
 from polytype.project.config import Project, find_project
 
 from .conftest import REPO
+from .workflow_support import require_fork_and_two_cores, tree
 
 SHIPPED = ("bedrock_swarm", "nano_agent")
 
@@ -65,20 +65,9 @@ def make_project(destination: Path, schemas: dict[str, str] | None = None) -> Pa
     return destination
 
 
-def tree(directory: Path) -> dict[str, bytes]:
-    if not directory.exists():
-        return {}
-    return {
-        path.relative_to(directory).as_posix(): path.read_bytes()
-        for path in sorted(directory.rglob("*"))
-        if path.is_file()
-    }
-
-
 @pytest.fixture(autouse=True)
 def _two_cores() -> None:
-    if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
-        pytest.fail("these tests need fork and two cores, as CI has")
+    require_fork_and_two_cores()
 
 
 def both_ways(

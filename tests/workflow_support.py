@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from polytype.cli import main
 
 from .conftest import REPO
@@ -77,3 +80,10 @@ def tree(directory: Path) -> dict[str, bytes]:
         for path in sorted(directory.rglob("*"))
         if path.is_file()
     }
+
+
+def require_fork_and_two_cores() -> None:
+    """Tests that compare a build in this process with one in forked workers need both
+    (CI has them): without, they would compare the in-process build with itself."""
+    if "fork" not in multiprocessing.get_all_start_methods() or (os.cpu_count() or 1) < 2:
+        pytest.fail("these tests need fork and two cores, as CI has")

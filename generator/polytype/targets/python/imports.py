@@ -290,7 +290,10 @@ def _defined_in_text(lined: str) -> set[str]:
     """The names the top level of `lined` (a module's lines, in any order, each after a
     newline) defines (functions, classes, assignments); only asked when no top-level `if`
     defines more (`_TOP_LEVEL_IF`)."""
-    return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(lined)}
+    return {
+        function or class_ or target
+        for function, class_, target in _TOP_LEVEL_DEFINED.findall(lined)
+    }
 
 
 def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[str]) -> str:

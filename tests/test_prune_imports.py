@@ -48,6 +48,8 @@ BODIES = {
     "enum member named like an import": 'class Field(Enum):\n    VERSION = "version"\n    re = "re"\n',
     "keyword on its own line": "X = dict(\n    json=1,\n    re = 2,\n)\n",
     "annotated local": "def f() -> None:\n    re: int = 1\n    print(re)\n",
+    "names in non-ASCII names": "\u00e9json = 1\njson\u00e9 = 2\nY = \u00e9json + json\u00e9\n",
+    "non-ASCII beside a name": 'X = ["\u2192", re.escape("\u00e9"), cast("\u2192JSONValue", 1)]\n',
     "repeated lines": "def f() -> None:\n    pass\n\n\ndef g() -> None:\n    pass\n\n\nX = re\n",
 }
 

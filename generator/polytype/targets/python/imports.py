@@ -202,7 +202,7 @@ def _used_in_text(lines: str, lined: str, names: set[str]) -> _TextNames | None:
     module collected."""
     pieces = _STRING.split(lines)  # code, string, code, ..., code
     bare = '""'.join(pieces[0::2])
-    standing = {name: _stands(name, bare) for name in names}
+    standing = {name: _stands(name, bare) for name in _may_stand(names, bare)}
     in_code = {name for name, how in standing.items() if how == _USE}
     as_targets = {name for name, how in standing.items() if how == _TARGET}
     exported = _ALL.search(lined)
@@ -212,7 +212,9 @@ def _used_in_text(lines: str, lined: str, names: set[str]) -> _TextNames | None:
         in_code.update(names.intersection(_IDENTIFIER.findall(exported.group(1))))
     strings = "\n".join(pieces[1::2])  # with their quotes: each identifier stands as in code
     in_strings = {
-        name for name in names - in_code - as_targets if _stands(name, strings) != _ABSENT
+        name
+        for name in _may_stand(names - in_code - as_targets, strings)
+        if _stands(name, strings) != _ABSENT
     }
     return _TextNames(in_code, in_strings, as_targets - in_code)
 
@@ -240,6 +242,23 @@ def _stands(name: str, text: str) -> str:
             found = _TARGET
         index = text.find(name, index + 1)
     return found
+
+
+def _may_stand(names: set[str], text: str) -> set[str]:
+    """Those of `names` that may stand in `text` as `_stands` asks: all but the ASCII
+    names that no run of word characters spells. One pass splits the text's UTF-8 at
+    each byte that is not an ASCII word character (a non-ASCII character's bytes are
+    none), where a `str.find` per name would scan all of a large module for each of the
+    many runtime names it does not use."""
+    words = set(text.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split())
+    return {name for name in names if not name.isascii() or name.encode() in words}
+
+
+# Each byte that is not an ASCII word character (`[A-Za-z0-9_]`) as a space.
+_WORD_BYTES = bytes(
+    byte if chr(byte).isascii() and (chr(byte).isalnum() or chr(byte) == "_") else 32
+    for byte in range(256)
+)
 
 
 def _starts_target(text: str, start: int, end: int) -> bool:
@@ -271,7 +290,10 @@ def _defined_in_text(lined: str) -> set[str]:
     """The names the top level of `lined` (a module's lines, in any order, each after a
     newline) defines (functions, classes, assignments); only asked when no top-level `if`
     defines more (`_TOP_LEVEL_IF`)."""
-    return {next(name for name in found if name) for found in _TOP_LEVEL_DEFINED.findall(lined)}
+    return {
+        function or class_ or target
+        for function, class_, target in _TOP_LEVEL_DEFINED.findall(lined)
+    }
 
 
 def _rewrite(text: str, imports: list[ast.Import | ast.ImportFrom], used: set[str]) -> str:

@@ -279,9 +279,6 @@ def _envelope(kind: str) -> dict[str, Any]:
     return {"note": {"shape": shape, "payload": {"a": [1, None]}}}
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a plain model's own validator is reused inside the fast validator"
-)
 def test_the_fast_path_reaches_a_union_in_nested_plain_models(shapes: ModuleType) -> None:
     for model in (shapes.Envelope, shapes.Note):
         assert model.__pydantic_decorators__.model_validators == {}  # plain models

@@ -208,7 +208,7 @@ def _prebuilt_option() -> dict[str, bool]:
     """How to build a validator from the lightened schema itself: Pydantic otherwise reuses
     the whole validator of a model class with no model validator around it wherever that
     class appears, which would keep the full validator of a plain model and of all it holds
-    (pydantic-core takes `_use_prebuilt` from 2.12 on; before, such models stay full)."""
+    (where pydantic-core does not take `_use_prebuilt`, such models stay full)."""
     try:
         SchemaValidator({"type": "any"}, None, _use_prebuilt=False)
     except TypeError:

@@ -223,8 +223,17 @@ _SHAPES = {
         },
         "Note": {
             "type": "object",
-            "properties": {"shape": {"$ref": "#/$defs/Shape"}, "payload": {}},
+            "properties": {
+                "shape": {"$ref": "#/$defs/Shape"},
+                "payload": {},
+                "label": {"$ref": "#/$defs/Label"},
+            },
             "required": ["shape"],
+        },
+        "Label": {  # a field named `extra_`: checked by `_check_wire`
+            "type": "object",
+            "properties": {"extra": {"type": "string"}},
+            "additionalProperties": True,
         },
         "Shape": {
             "x-unknown": "keep",
@@ -276,7 +285,7 @@ def _calls(function: FunctionType, action: Callable[[], object]) -> int:
 
 def _envelope(kind: str) -> dict[str, Any]:
     shape = {"kind": kind, "radius": 1.5} if kind != "square" else {"kind": kind, "side": 2.0}
-    return {"note": {"shape": shape, "payload": {"a": [1, None]}}}
+    return {"note": {"shape": shape, "payload": {"a": [1, None]}, "label": {"extra": "x"}}}
 
 
 def test_the_fast_path_reaches_a_union_in_nested_plain_models(shapes: ModuleType) -> None:
@@ -291,6 +300,7 @@ def test_the_fast_path_reaches_a_union_in_nested_plain_models(shapes: ModuleType
     ):
         validate()  # the fast validator is built on first use
         assert _calls(shapes._shape_member, validate) == 0
+        assert _calls(shapes.Label._check_wire.__func__, validate) == 0
 
 
 def test_an_unlisted_tag_in_nested_plain_models_is_the_unknown_member(shapes: ModuleType) -> None:
@@ -302,6 +312,15 @@ def test_an_unlisted_tag_in_nested_plain_models_is_the_unknown_member(shapes: Mo
         ):
             assert type(model.note.shape) is getattr(shapes, member)
             assert model.model_dump(**DUMP) == data
+    data = _envelope("circle")
+    data["note"]["label"]["extra_"] = "by name"  # a field's name: an unknown key
+    for model in (
+        shapes.Envelope.model_validate(data),
+        shapes.Envelope.model_validate_json(json.dumps(data)),
+    ):
+        assert model.note.label.extra_ == "x"
+        assert model.note.label.__pydantic_extra__ == {"extra_": "by name"}
+        assert model.model_dump(**DUMP) == data
     data = _envelope("square")
     data["note"]["shape"]["side"] = "wide"
     with pytest.raises(ValidationError) as caught:

@@ -74,11 +74,11 @@ def render_modules(
     the next targets render (a large target's as soon as it is done, `BATCH_CHARS`).
     Each (module, target) pair is independent, so large sets of modules also render in
     a pool of forked processes, one a core: the workers inherit the IR when they fork;
-    only the rendered text comes back. One large module renders its other targets (Elixir, docs) in one forked worker
-    beside its Python ones (`_render_beside`): 0.5 s less of a 2.8 s run on a 1,000-type
-    module, for about 0.1 s more CPU. Outputs are collected in job order, and every
-    job's problems reported together, however the jobs ran: the result does not depend
-    on scheduling.
+    only the rendered text comes back. One large module renders its other targets
+    (Elixir, docs) in one forked worker beside its Python ones (`_render_beside`): 0.5 s
+    less of a 2.8 s run on a 1,000-type module, for about 0.1 s more CPU. Outputs are
+    collected in job order, and every job's problems reported together, however the
+    jobs ran: the result does not depend on scheduling.
     """
     global _POOL_JOB
     jobs = [

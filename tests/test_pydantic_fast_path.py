@@ -11,13 +11,17 @@ the full validator's.
 from __future__ import annotations
 
 import json
-from types import ModuleType
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType, FunctionType, ModuleType
 from typing import Any
 
 import pytest
+from polytype.cli import main
 from pydantic import ValidationError
 
-from .conftest import load_generated
+from .conftest import import_file, load_generated
 
 DUMP: dict[str, Any] = {"mode": "json", "by_alias": True, "exclude_unset": True}
 
@@ -204,3 +208,124 @@ def test_the_lean_free_form_pass_is_sure_only_of_json_data(models: ModuleType, v
         with pytest.raises(ValidationError) as error:
             field.model_validate(data)
         assert problem in str(error.value)
+
+
+# A plain model (no model validator of its own) holding an open union, which a Python
+# function dispatches, nested in another plain model: Pydantic reuses a plain model's own
+# validator wherever its class appears, so the fast path must build these afresh.
+_SHAPES = {
+    "x-polytype": {"module": "shapes"},
+    "$defs": {
+        "Envelope": {
+            "type": "object",
+            "properties": {"note": {"$ref": "#/$defs/Note"}},
+            "required": ["note"],
+        },
+        "Note": {
+            "type": "object",
+            "properties": {
+                "shape": {"$ref": "#/$defs/Shape"},
+                "payload": {},
+                "label": {"$ref": "#/$defs/Label"},
+            },
+            "required": ["shape"],
+        },
+        "Label": {  # a field named `extra_`: checked by `_check_wire`
+            "type": "object",
+            "properties": {"extra": {"type": "string"}},
+            "additionalProperties": True,
+        },
+        "Shape": {
+            "x-unknown": "keep",
+            "oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}],
+        },
+        "Circle": {
+            "type": "object",
+            "properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}},
+            "required": ["kind", "radius"],
+        },
+        "Square": {
+            "type": "object",
+            "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+            "required": ["kind", "side"],
+        },
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    project = tmp_path_factory.mktemp("shapes")
+    (project / "schema").mkdir()
+    (project / "schema" / "shapes.json").write_text(json.dumps(_SHAPES), encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.polytype]\nstrict = true\nschema-dir = "schema"\n', encoding="utf-8"
+    )
+    assert main(["--project", str(project), "generate"]) == 0
+    path: Path = project / "generated" / "python" / "shapes" / "pydantic_models.py"
+    return import_file(path, "polytype_shapes.pydantic_models")
+
+
+def _calls(function: FunctionType, action: Callable[[], object]) -> int:
+    """How many times `action` calls `function` (Pydantic calls it from Rust: a profiler sees it)."""
+    calls = 0
+
+    def count(frame: FrameType, event: str, arg: object) -> None:
+        nonlocal calls
+        if event == "call" and frame.f_code is function.__code__:
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        action()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def _envelope(kind: str) -> dict[str, Any]:
+    shape = {"kind": kind, "radius": 1.5} if kind != "square" else {"kind": kind, "side": 2.0}
+    return {"note": {"shape": shape, "payload": {"a": [1, None]}, "label": {"extra": "x"}}}
+
+
+def test_the_fast_path_reaches_a_union_in_nested_plain_models(shapes: ModuleType) -> None:
+    for model in (shapes.Envelope, shapes.Note):
+        assert model.__pydantic_decorators__.model_validators == {}  # plain models
+    data = _envelope("circle")
+    for validate in (
+        lambda: shapes.Envelope.model_validate(data),
+        lambda: shapes.Envelope.model_validate_json(json.dumps(data)),
+        lambda: shapes.Note.model_validate(data["note"]),
+        lambda: shapes.Note.model_validate_json(json.dumps(data["note"])),
+    ):
+        validate()  # the fast validator is built on first use
+        assert _calls(shapes._shape_member, validate) == 0
+        assert _calls(shapes.Label._check_wire.__func__, validate) == 0
+
+
+def test_an_unlisted_tag_in_nested_plain_models_is_the_unknown_member(shapes: ModuleType) -> None:
+    for kind, member in (("circle", "Circle"), ("square", "Square"), ("hexagon", "UnknownShape")):
+        data = _envelope(kind)
+        for model in (
+            shapes.Envelope.model_validate(data),
+            shapes.Envelope.model_validate_json(json.dumps(data)),
+        ):
+            assert type(model.note.shape) is getattr(shapes, member)
+            assert model.model_dump(**DUMP) == data
+    data = _envelope("circle")
+    data["note"]["label"]["extra_"] = "by name"  # a field's name: an unknown key
+    for model in (
+        shapes.Envelope.model_validate(data),
+        shapes.Envelope.model_validate_json(json.dumps(data)),
+    ):
+        assert model.note.label.extra_ == "x"
+        assert model.note.label.__pydantic_extra__ == {"extra_": "by name"}
+        assert model.model_dump(**DUMP) == data
+    data = _envelope("square")
+    data["note"]["shape"]["side"] = "wide"
+    with pytest.raises(ValidationError) as caught:
+        shapes.Envelope.model_validate(data)
+    with pytest.raises(ValidationError) as full:
+        shapes.Envelope.__pydantic_validator__.validate_python(data)
+    assert caught.value.errors() == full.value.errors()
+    assert caught.value.errors()[0]["loc"][:4] == ("note", "shape", "Square", "side")

@@ -204,6 +204,21 @@ class _NameKeys:
         return False
 
 
+def _prebuilt_option() -> dict[str, bool]:
+    """How to build a validator from the lightened schema itself: Pydantic otherwise reuses
+    the whole validator of a model class with no model validator around it wherever that
+    class appears, which would keep the full validator of a plain model and of all it holds
+    (where pydantic-core does not take `_use_prebuilt`, such models stay full)."""
+    try:
+        SchemaValidator({"type": "any"}, None, _use_prebuilt=False)
+    except TypeError:
+        return {}
+    return {"_use_prebuilt": False}
+
+
+_OWN_SCHEMA = _prebuilt_option()
+
+
 def _fast(owner: _Owner) -> tuple[SchemaValidator, _NameKeys | None] | None:
     """The fast validator of `owner` (a model class or an adapter) and what tells whether
     it may read JSON text itself (None: always), or None when it would be the full one:
@@ -215,7 +230,9 @@ def _fast(owner: _Owner) -> tuple[SchemaValidator, _NameKeys | None] | None:
         )
         lightened = lighter.schema(full, _definitions(full, {}))
         names = None if _NAMES_IN_TEXT or not lighter.names else _NameKeys(lighter.names)
-        built = (SchemaValidator(lightened), names) if lighter.changed else None
+        built = (
+            (SchemaValidator(lightened, None, **_OWN_SCHEMA), names) if lighter.changed else None
+        )
     except Exception:  # a schema shaped otherwise than expected: the full validator only
         built = None
     _FAST[owner] = built

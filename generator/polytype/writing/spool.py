@@ -75,16 +75,15 @@ class Spool:
 
     def put(self, output: OutputFile) -> SpooledFile:
         """Store `output`'s text (UTF-8); the caller may let go of it."""
-        sha256, source = self.put_bytes(output.text.encode("utf-8"))
-        return SpooledFile(output.path, output.target, output.module, output.kind, sha256, source)
+        return self.adopt(held(output))
 
     def put_bytes(self, data: bytes) -> tuple[str, Stored]:
         """Store `data`: its sha256 and where it is."""
         return hashlib.sha256(data).hexdigest(), self._store(data)
 
     def adopt(self, file: SpooledFile) -> SpooledFile:
-        """`file`, which another process (a build's worker) rendered and hashed and sent
-        here `Held`, kept to the budget as `put` keeps a file."""
+        """`file`, encoded and hashed (`held`) here or in another process (a build's
+        worker), kept to the budget: in memory while there is room, else on disk."""
         assert isinstance(file.source, Held)
         return replace(file, source=self._store(file.source.data))
 
